@@ -1,0 +1,5 @@
+"""The batched rules engine: the only implementation of the rules (see ``RummyEngine``)."""
+
+from rummy_env.engine.core import IllegalActionError, RummyEngine, StepResult
+
+__all__ = ["IllegalActionError", "RummyEngine", "StepResult"]

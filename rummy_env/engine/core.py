@@ -1,0 +1,207 @@
+"""``RummyEngine``: B games stepped together by compiled per-row kernels.
+
+>>> from rummy_env import RummyRules
+>>> engine = RummyEngine(RummyRules.preset("basic", num_players=2), batch_size=4)
+>>> engine.reset(seed=0)
+>>> mask = engine.legal_action_mask()          # (4, A) int8, 1 = legal
+>>> obs = engine.observe()                     # (4, O) int8, for each row's player to act
+>>> result = engine.step(mask.argmax(axis=1))  # rewards (4, P), hand_ended (4,)
+
+Each row is one game with its own phase and player to act. ``step`` takes one action per row, for
+that row's current player. Rows whose episode is over (``engine.done``) are left as they are and
+get zero rewards; reset them with ``reset(rows=...)``.
+
+Illegal actions (``rules.illegal_action``): ``"raise"`` (default) checks every row first and raises
+``IllegalActionError`` (a ``ValueError``) naming the row, the action and why it is illegal, before
+any row changes; ``"penalty"`` ends the offending row's game, the offender receiving
+``rules.illegal_action_penalty`` and the others sharing its negation. Nothing is replaced silently.
+
+Buffers returned by ``legal_action_mask``, ``observe`` and ``step`` are reused by the next call of
+the same method; copy them to keep them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Sequence
+
+import numpy as np
+
+from rummy_env import cards
+from rummy_env.actions import ActionLayout
+from rummy_env.engine import kernels, observation
+from rummy_env.engine.config import kernel_config
+from rummy_env.engine.state import END_NAMES, PHASE_DRAW, PHASE_GAME_OVER, PHASE_HAND_OVER, PHASE_NAMES, PHASE_PLAY, state_dtype
+from rummy_env.melds import KIND_RUN, KIND_SET, describe_meld
+from rummy_env.rules import RummyRules
+
+PARALLEL_FROM_BATCH = 256
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow in that position."""
+
+
+@dataclasses.dataclass
+class StepResult:
+    """What one batched step produced: ``rewards[i, seat]`` and whether row ``i``'s hand ended."""
+
+    rewards: np.ndarray
+    hand_ended: np.ndarray
+
+
+class RummyEngine:
+    """The batched game for one rules config. See the module docstring."""
+
+    def __init__(self, rules: RummyRules, batch_size: int = 1, parallel: bool | None = None):
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        self.rules = rules
+        self.batch_size = batch_size
+        self.layout = ActionLayout.for_rules(rules)
+        self.observation_layout = observation.ObservationLayout(rules)
+        self.cfg, self.fcfg, self.values, self.catalogue = kernel_config(rules, self.layout)
+        self.parallel = batch_size >= PARALLEL_FROM_BATCH if parallel is None else parallel
+        self.state = np.zeros(batch_size, dtype=state_dtype(rules))
+        self._mask = np.zeros((batch_size, self.layout.num_actions), dtype=np.int8)
+        self._obs = np.zeros((batch_size, self.observation_layout.size), dtype=np.int8)
+        self._rewards = np.zeros((batch_size, rules.num_players), dtype=np.float32)
+        self._hand_ended = np.zeros(batch_size, dtype=np.bool_)
+        self._legal = np.zeros(batch_size, dtype=np.int8)
+        self._no_decks = np.zeros((batch_size, rules.deck_size), dtype=np.int8)
+        self._seed_rng = np.random.default_rng()
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def num_actions(self) -> int:
+        return self.layout.num_actions
+
+    @property
+    def observation_size(self) -> int:
+        return self.observation_layout.size
+
+    # ------------------------------------------------------------------ views of the state
+    @property
+    def current_player(self) -> np.ndarray:
+        """Seat to act in each row, ``(B,)`` int8."""
+        return self.state["current"]
+
+    @property
+    def phase(self) -> np.ndarray:
+        return self.state["phase"]
+
+    @property
+    def done(self) -> np.ndarray:
+        """Rows whose episode is over: the hand ended ("hand" episodes) or the game ended."""
+        phase = self.state["phase"]
+        if self.rules.episode == "hand":
+            return (phase == PHASE_HAND_OVER) | (phase == PHASE_GAME_OVER)
+        return phase == PHASE_GAME_OVER
+
+    # ------------------------------------------------------------------ lifecycle
+    def reset(self, seed: int | None = None, rows: np.ndarray | None = None,
+              decks: np.ndarray | Sequence[Sequence[int]] | None = None, dealers: Sequence[int] | None = None) -> None:
+        """Start new games in ``rows`` (default: all).
+
+        ``seed`` reseeds the engine's seed stream (each game draws its own 64-bit seed from it).
+        ``decks`` (``(B, N)`` card types, rows in ``rows`` used) fixes the deal: cards leave the deck
+        in that order, one at a time clockwise from the dealer's left, then the upcard, and the
+        rest becomes the stock in that order. ``dealers`` fixes the dealer per row (else
+        ``rules.first_dealer``)."""
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        selected = np.ones(self.batch_size, dtype=np.bool_) if rows is None else np.asarray(rows, dtype=np.bool_)
+        seeds = self._seed_rng.integers(0, 2**63, size=self.batch_size, dtype=np.uint64)
+        dealer_array = np.full(self.batch_size, -1, dtype=np.int64)
+        if dealers is not None:
+            dealer_array[:] = dealers
+            if ((dealer_array < 0) | (dealer_array >= self.rules.num_players)).any():
+                raise ValueError(f"dealers must be seats 0..{self.rules.num_players - 1}, got {list(dealers)}")
+        if decks is None:
+            deck_array, use_decks = self._no_decks, False
+        else:
+            deck_array, use_decks = self._check_decks(decks), True
+        kernels.new_game_rows(self.state, selected, seeds, deck_array, use_decks, dealer_array, self.values, self.cfg)
+
+    def _check_decks(self, decks) -> np.ndarray:
+        deck_array = np.asarray(decks, dtype=np.int64)
+        if deck_array.ndim == 1:
+            deck_array = np.broadcast_to(deck_array, (self.batch_size, deck_array.shape[0]))
+        expected = np.arange(self.rules.deck_size)
+        if deck_array.shape != (self.batch_size, self.rules.deck_size) or not all(
+                np.array_equal(np.sort(deck), expected) for deck in deck_array):
+            raise ValueError(f"decks must be permutations of the {self.rules.deck_size} card types, one per row")
+        return np.ascontiguousarray(deck_array, dtype=np.int8)
+
+    def next_hand(self, rows: np.ndarray | None = None) -> None:
+        """Deal the next hand of the game in rows whose hand is over (the deal passes on, B5)."""
+        selected = np.ones(self.batch_size, dtype=np.bool_) if rows is None else np.asarray(rows, dtype=np.bool_)
+        kernels.next_hand_rows(self.state, selected, self.values, self.cfg)
+
+    # ------------------------------------------------------------------ the three hot calls
+    def legal_action_mask(self) -> np.ndarray:
+        """``(B, A)`` int8: 1 for every legal action of each row's player to act (all 0 when over)."""
+        run = kernels.mask_rows_parallel if self.parallel else kernels.mask_rows
+        run(self.state, self._mask, self.catalogue, self.cfg)
+        return self._mask
+
+    def observe(self, seats: np.ndarray | None = None) -> np.ndarray:
+        """``(B, O)`` int8 observation of each row, for ``seats`` (default: the player to act)."""
+        seat_array = self.state["current"] if seats is None else np.asarray(seats, dtype=np.int8)
+        run = observation.observe_rows_parallel if self.parallel else observation.observe_rows
+        run(self.state, seat_array, self._obs, self.observation_layout.kernel_offsets, self.rules.num_players,
+            self.rules.num_card_types)
+        return self._obs
+
+    def step(self, actions: np.ndarray | Sequence[int]) -> StepResult:
+        """Apply one action per row (see the module docstring for illegal actions)."""
+        action_array = np.asarray(actions, dtype=np.int64).reshape(-1)
+        if action_array.shape[0] != self.batch_size:
+            raise ValueError(f"expected {self.batch_size} actions, got {action_array.shape[0]}")
+        kernels.actions_legal(self.state, action_array, self.catalogue, self.cfg, self._legal)
+        active = ~self.done
+        illegal = active & (self._legal == 0)
+        if self.rules.illegal_action == "raise" and illegal.any():
+            row = int(np.flatnonzero(illegal)[0])
+            raise IllegalActionError(f"row {row}: {self.explain_illegal(row, int(action_array[row]))}")
+        run = kernels.step_rows_parallel if self.parallel else kernels.step_rows
+        run(self.state, action_array, self._legal, self.catalogue, self.values, self.cfg, self.fcfg,
+            self._rewards, self._hand_ended)
+        return StepResult(self._rewards, self._hand_ended)
+
+    # ------------------------------------------------------------------ for people and tests
+    def action_to_str(self, action: int) -> str:
+        return self.layout.to_str(action)
+
+    def is_legal(self, row: int, action: int) -> bool:
+        return bool(kernels.action_legal(self.state[row], int(action), self.catalogue, self.cfg))
+
+    def explain_illegal(self, row: int, action: int) -> str:
+        """Why ``action`` is illegal in ``row`` (or that it is legal)."""
+        from rummy_env.engine.explain import explain
+
+        return explain(self, row, action)
+
+    def state_tensor(self, seats: np.ndarray | None = None) -> np.ndarray:
+        """Perfect-information tensor ``(B, P*T + T + O)`` int8: every hand by absolute seat, the
+        stock order (1 = top), then the observation of ``seats`` (default: the player to act)."""
+        players, types = self.rules.num_players, self.rules.num_card_types
+        hidden = np.zeros((self.batch_size, players * types + types), dtype=np.int8)
+        hidden[:, :players * types] = self.state["hand"].reshape(self.batch_size, -1)
+        for row in range(self.batch_size):
+            stock_n = int(self.state["stock_n"][row])
+            order = self.state["stock"][row, :stock_n][::-1]
+            hidden[row, players * types + order] = np.arange(1, stock_n + 1)
+        return np.concatenate([hidden, self.observe(seats).copy()], axis=1)
+
+    def snapshot(self, row: int = 0) -> dict[str, Any]:
+        """The whole position of ``row`` as plain data (card types as ints; JSON-able)."""
+        from rummy_env.engine.positions import snapshot
+
+        return snapshot(self, row)
+
+    def load(self, row: int, position: dict[str, Any]) -> None:
+        """Put a position (a ``snapshot`` or a partial one written by hand) into ``row``."""
+        from rummy_env.engine.positions import load
+
+        load(self, row, position)

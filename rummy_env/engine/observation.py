@@ -1,0 +1,149 @@
+"""The observation: everything one seat may know, as one flat int8 vector, seats relative to it.
+
+Seat ``r`` below is *relative*: ``0`` is the observer, ``1`` the next player clockwise, and so on.
+Card planes have one entry per card type (``T``); ``P`` players, ``S`` table slots.
+
+=====================  ======  ==================================================================
+block                  size    content
+=====================  ======  ==================================================================
+``hand``               T       own hand: count of each card type
+``discard_top``        T       1 on the top card of the discard pile
+``discard_age``        T       discard pile order: 1 = top, 2 = the card below it, … (max 127)
+``known``              (P-1)T  cards opponent ``r = 1..P-1`` is known to hold (taken from the
+                               discard pile and not yet seen leaving the hand)
+``table_by_seat``      P*T     cards on the table laid by seat ``r``
+``slot_cards``         S*T     cards in table slot ``s``
+``taken``              T       the card the player to act took from the discard pile this turn
+``hand_sizes``         P       hand size of seat ``r``
+``stock_size``         1       cards in the stock
+``discard_size``       1       cards in the discard pile
+``phase``              3       one-hot: draw, play, hand/game over
+``current_player``     P       one-hot: the seat to act
+``dealer``             P       one-hot: the dealer
+``slot_kind``          S       0 empty, 1 set, 2 run
+``slot_owner``         S       seat ``r`` that laid the meld, plus 1 (0 = empty slot)
+``has_played``         P       1 if seat ``r`` melded or laid off in an earlier turn (going rummy)
+``has_melded``         P       1 if seat ``r`` has laid a meld of its own this hand
+``totals_high``        P       game total of seat ``r`` = 128 * totals_high + totals_low
+``totals_low``         P
+``turns``              2       turns completed this hand = 128 * high + low
+``hands_played``       2       hands finished in this game = 128 * high + low
+``reshuffles``         1       stock rebuilds this hand (max 127)
+=====================  ======  ==================================================================
+
+Nothing hidden is in it: the stock order, other hands (beyond what was taken face up) and the
+generator state never enter. ``ObservationLayout.split`` names the blocks of an observation.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from rummy_env.engine.kernels import JIT
+from rummy_env.engine.state import PHASE_DRAW, PHASE_PLAY
+from rummy_env.rules import RummyRules
+
+BLOCKS = ("hand", "discard_top", "discard_age", "known", "table_by_seat", "slot_cards", "taken",
+          "hand_sizes", "stock_size", "discard_size", "phase", "current_player", "dealer", "slot_kind",
+          "slot_owner", "has_played", "has_melded", "totals_high", "totals_low", "turns", "hands_played",
+          "reshuffles")
+
+
+class ObservationLayout:
+    """Offsets and shapes of the observation blocks for one rules config."""
+
+    def __init__(self, rules: RummyRules):
+        players, types, slots = rules.num_players, rules.num_card_types, rules.num_slots
+        shapes = {
+            "hand": (types,), "discard_top": (types,), "discard_age": (types,), "known": (players - 1, types),
+            "table_by_seat": (players, types), "slot_cards": (slots, types), "taken": (types,),
+            "hand_sizes": (players,), "stock_size": (1,), "discard_size": (1,), "phase": (3,),
+            "current_player": (players,), "dealer": (players,), "slot_kind": (slots,), "slot_owner": (slots,),
+            "has_played": (players,), "has_melded": (players,), "totals_high": (players,), "totals_low": (players,),
+            "turns": (2,), "hands_played": (2,), "reshuffles": (1,),
+        }
+        self.shapes = {name: shapes[name] for name in BLOCKS}
+        self.offsets: dict[str, int] = {}
+        position = 0
+        for name in BLOCKS:
+            self.offsets[name] = position
+            position += int(np.prod(self.shapes[name]))
+        self.size = position
+        self.kernel_offsets = np.array([self.offsets[name] for name in BLOCKS], dtype=np.int64)
+
+    def split(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """Named views into one observation vector (or a batch of them, last axis)."""
+        views = {}
+        for name in BLOCKS:
+            start = self.offsets[name]
+            size = int(np.prod(self.shapes[name]))
+            views[name] = observation[..., start:start + size].reshape(observation.shape[:-1] + self.shapes[name])
+        return views
+
+
+(O_HAND, O_TOP, O_AGE, O_KNOWN, O_TABLE, O_SLOTS, O_TAKEN, O_HAND_SIZES, O_STOCK, O_PILE, O_PHASE, O_CURRENT,
+ O_DEALER, O_SLOT_KIND, O_SLOT_OWNER, O_HAS_PLAYED, O_HAS_MELDED, O_TOTALS_HIGH, O_TOTALS_LOW, O_TURNS,
+ O_HANDS, O_RESHUFFLES) = range(len(BLOCKS))
+
+
+@nb.njit(**JIT)
+def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
+    """Write seat ``seat``'s observation of game ``r`` into ``out`` (int8)."""
+    out[:] = 0
+    for card in range(types):
+        out[offsets[O_HAND] + card] = r.hand[seat, card]
+    pile_n = r.pile_n
+    if pile_n > 0:
+        out[offsets[O_TOP] + r.pile[pile_n - 1]] = 1
+    for depth in range(min(pile_n, 127)):
+        out[offsets[O_AGE] + r.pile[pile_n - 1 - depth]] = depth + 1
+    for rel in range(players):
+        other = (seat + rel) % players
+        if rel > 0:
+            base = offsets[O_KNOWN] + (rel - 1) * types
+            for card in range(types):
+                out[base + card] = r.known[other, card]
+        base = offsets[O_TABLE] + rel * types
+        for card in range(types):
+            out[base + card] = r.table_by_seat[other, card]
+        out[offsets[O_HAND_SIZES] + rel] = r.hand_n[other]
+        out[offsets[O_HAS_PLAYED] + rel] = r.has_played[other]
+        out[offsets[O_HAS_MELDED] + rel] = r.has_melded[other]
+        out[offsets[O_TOTALS_HIGH] + rel] = r.totals[other] // 128
+        out[offsets[O_TOTALS_LOW] + rel] = r.totals[other] % 128
+    for slot in range(r.slot_n):
+        base = offsets[O_SLOTS] + slot * types
+        for card in range(types):
+            out[base + card] = r.slot_cards[slot, card]
+        out[offsets[O_SLOT_KIND] + slot] = r.slot_kind[slot]
+        out[offsets[O_SLOT_OWNER] + slot] = (r.slot_owner[slot] - seat) % players + 1
+    if r.taken >= 0:
+        out[offsets[O_TAKEN] + r.taken] = 1
+    out[offsets[O_STOCK]] = r.stock_n
+    out[offsets[O_PILE]] = pile_n
+    if r.phase == PHASE_DRAW:
+        out[offsets[O_PHASE]] = 1
+    elif r.phase == PHASE_PLAY:
+        out[offsets[O_PHASE] + 1] = 1
+    else:
+        out[offsets[O_PHASE] + 2] = 1
+    out[offsets[O_CURRENT] + (r.current - seat) % players] = 1
+    out[offsets[O_DEALER] + (r.dealer - seat) % players] = 1
+    out[offsets[O_TURNS]] = r.turns // 128
+    out[offsets[O_TURNS] + 1] = r.turns % 128
+    out[offsets[O_HANDS]] = r.hands_played // 128
+    out[offsets[O_HANDS] + 1] = r.hands_played % 128
+    out[offsets[O_RESHUFFLES]] = min(r.reshuffles, 127)
+
+
+@nb.njit(**JIT)
+def observe_rows(state, seats, out, offsets, players: int, types: int) -> None:
+    for i in range(state.shape[0]):
+        observe_row(state[i], seats[i], out[i], offsets, players, types)
+
+
+@nb.njit(**JIT, parallel=True)
+def observe_rows_parallel(state, seats, out, offsets, players: int, types: int) -> None:
+    for i in nb.prange(state.shape[0]):
+        observe_row(state[i], seats[i], out[i], offsets, players, types)

@@ -1,0 +1,192 @@
+"""Positions as plain data: ``snapshot`` a row of the engine, ``load`` one back (save/restore).
+
+A position is a JSON-able dict with card types as ints (``rummy_env.cards``):
+
+=====================  ==============================================================
+key                    value
+=====================  ==============================================================
+``phase``              "draw", "play", "hand_over" or "game_over"
+``current``            seat to act; ``dealer``: seat that dealt
+``hands``              one list of cards per seat
+``stock``              cards bottom to top (``stock[-1]`` is drawn next)
+``discard``            cards bottom to top (``discard[-1]`` is the top)
+``taken``              card taken from the discard pile this turn, or None
+``table``              list of melds: ``{"slot", "owner", "kind", "cards", "lo", "hi"}``
+``table_by_seat``      one list of cards per seat: the table cards that seat laid
+``known``              one list per seat: cards publicly known to be in that hand
+``played_this_turn``   bool; ``has_played``, ``has_melded``: one bool per seat
+``turn``, ``reshuffles``, ``hands_played``, ``undos``: counters
+``totals``, ``hand_scores``: ints per seat; ``winner``: seat or None; ``rummy``: bool
+``end_reason``         "none", "out", "dead_no_draw", "dead_reshuffles", "dead_turn_cap", "illegal_action"
+``game_winners``       seats; ``illegal_by``: seat or None; ``rng``: the row's generator state
+=====================  ==============================================================
+
+``load`` accepts a partial position written by hand (only ``hands`` is required): cards it does not
+place go to the stock, table melds may omit everything but ``cards`` (and ``owner``, default 0),
+and ``table_by_seat`` defaults to the owners. It refuses a position that does not hold every card
+exactly once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rummy_env import cards
+from rummy_env.engine.state import END_NAMES, PHASE_NAMES
+from rummy_env.melds import KIND_EMPTY, KIND_RUN, KIND_SET, describe_meld
+
+if TYPE_CHECKING:
+    from rummy_env.engine.core import RummyEngine
+
+KIND_NAMES = {KIND_SET: "set", KIND_RUN: "run"}
+
+
+def _cards_of(counts: np.ndarray) -> list[int]:
+    return [int(card) for card in np.repeat(np.arange(counts.shape[0]), np.maximum(counts, 0))]
+
+
+def _none_if_negative(value: int) -> int | None:
+    return None if value < 0 else int(value)
+
+
+def snapshot(engine: "RummyEngine", row: int) -> dict[str, Any]:
+    r = engine.state[row]
+    players = engine.rules.num_players
+    table = []
+    for slot in range(int(r["slot_n"])):
+        table.append({
+            "slot": slot, "owner": int(r["slot_owner"][slot]), "kind": KIND_NAMES[int(r["slot_kind"][slot])],
+            "cards": _cards_of(r["slot_cards"][slot]), "lo": int(r["slot_lo"][slot]), "hi": int(r["slot_hi"][slot]),
+        })
+    return {
+        "num_players": players,
+        "phase": PHASE_NAMES[int(r["phase"])],
+        "current": int(r["current"]),
+        "dealer": int(r["dealer"]),
+        "hands": [_cards_of(r["hand"][seat]) for seat in range(players)],
+        "stock": [int(card) for card in r["stock"][: int(r["stock_n"])]],
+        "discard": [int(card) for card in r["pile"][: int(r["pile_n"])]],
+        "taken": _none_if_negative(int(r["taken"])),
+        "table": table,
+        "table_by_seat": [_cards_of(r["table_by_seat"][seat]) for seat in range(players)],
+        "known": [_cards_of(r["known"][seat]) for seat in range(players)],
+        "played_this_turn": bool(r["played_turn"]),
+        "has_played": [bool(v) for v in r["has_played"]],
+        "has_melded": [bool(v) for v in r["has_melded"]],
+        "turn": int(r["turns"]),
+        "reshuffles": int(r["reshuffles"]),
+        "hands_played": int(r["hands_played"]),
+        "undos": int(r["undos"]),
+        "totals": [int(v) for v in r["totals"]],
+        "hand_scores": [int(v) for v in r["hand_scores"]],
+        "winner": _none_if_negative(int(r["winner"])),
+        "rummy": bool(r["rummy"]),
+        "end_reason": END_NAMES[int(r["end_reason"])],
+        "game_winners": [seat for seat in range(players) if r["game_winners"][seat]],
+        "illegal_by": _none_if_negative(int(r["illegal_by"])),
+        "rng": int(r["rng"]),
+    }
+
+
+def load(engine: "RummyEngine", row: int, position: dict[str, Any]) -> None:
+    rules = engine.rules
+    players, types = rules.num_players, rules.num_card_types
+    unknown = set(position) - set(snapshot_keys())
+    if unknown:
+        raise ValueError(f"unknown position keys {sorted(unknown)}; known: {snapshot_keys()}")
+    hands = [_parse_cards(hand) for hand in position["hands"]]
+    if len(hands) != players:
+        raise ValueError(f"position has {len(hands)} hands for {players} players")
+    table = [dict(meld, cards=_parse_cards(meld["cards"])) for meld in position.get("table", [])]
+    discard = _parse_cards(position.get("discard", []))
+    placed = [card for hand in hands for card in hand] + discard + [card for meld in table for card in meld["cards"]]
+    if "stock" in position:
+        stock = _parse_cards(position["stock"])
+    else:
+        stock = sorted(set(range(rules.deck_size)) - set(placed), reverse=True)
+    every = np.bincount(np.array(placed + stock, dtype=np.int64), minlength=types)
+    if every.shape[0] != types or (every != 1).any():
+        missing = [cards.name(c) for c in range(types) if every[c] == 0]
+        doubled = [cards.name(c) for c in range(types) if every[c] > 1]
+        raise ValueError(f"a position must hold every card exactly once; missing {missing}, more than once {doubled}")
+
+    r = engine.state[row]
+    r["phase"] = PHASE_NAMES.index(position.get("phase", "draw"))
+    r["current"] = position.get("current", 0)
+    r["dealer"] = position.get("dealer", (int(r["current"]) - 1) % players)
+    r["hand"][:] = 0
+    for seat, hand in enumerate(hands):
+        np.add.at(r["hand"][seat], hand, 1)
+    r["hand_n"][:] = [len(hand) for hand in hands]
+    r["stock"][:] = 0
+    r["stock"][: len(stock)] = stock
+    r["stock_n"] = len(stock)
+    r["pile"][:] = 0
+    r["pile"][: len(discard)] = discard
+    r["pile_n"] = len(discard)
+    taken = position.get("taken")
+    r["taken"] = -1 if taken is None else _parse_cards([taken])[0]
+    _load_table(engine, r, table)
+    r["table_by_seat"][:] = 0
+    if "table_by_seat" in position:
+        for seat, laid in enumerate(position["table_by_seat"]):
+            np.add.at(r["table_by_seat"][seat], _parse_cards(laid), 1)
+    else:
+        for meld in table:
+            np.add.at(r["table_by_seat"][meld.get("owner", 0)], meld["cards"], 1)
+    r["known"][:] = 0
+    if "known" in position:
+        for seat, known in enumerate(position["known"]):
+            np.add.at(r["known"][seat], _parse_cards(known), 1)
+    elif taken is not None:
+        r["known"][int(r["current"]), int(r["taken"])] = 1
+    r["played_turn"] = position.get("played_this_turn", False)
+    r["has_played"][:] = position.get("has_played", [False] * players)
+    r["has_melded"][:] = position.get("has_melded", [any(m.get("owner", 0) == seat for m in table) for seat in range(players)])
+    r["turns"] = position.get("turn", 0)
+    r["reshuffles"] = position.get("reshuffles", 0)
+    r["hands_played"] = position.get("hands_played", 0)
+    r["undos"] = position.get("undos", 0)
+    r["totals"][:] = position.get("totals", [0] * players)
+    r["hand_scores"][:] = position.get("hand_scores", [0] * players)
+    winner = position.get("winner")
+    r["winner"] = -1 if winner is None else winner
+    r["rummy"] = position.get("rummy", False)
+    r["end_reason"] = END_NAMES.index(position.get("end_reason", "none"))
+    r["game_winners"][:] = [seat in position.get("game_winners", []) for seat in range(players)]
+    illegal_by = position.get("illegal_by")
+    r["illegal_by"] = -1 if illegal_by is None else illegal_by
+    r["rng"] = position.get("rng", int(r["rng"]) or 0x9E3779B97F4A7C15)
+
+
+def _load_table(engine: "RummyEngine", r, table: list[dict[str, Any]]) -> None:
+    slots = engine.rules.num_slots
+    if len(table) > slots:
+        raise ValueError(f"a table holds at most {slots} melds, got {len(table)}")
+    r["slot_n"] = len(table)
+    for field, empty in (("slot_kind", KIND_EMPTY), ("slot_owner", -1), ("slot_key", 0), ("slot_lo", 0),
+                         ("slot_hi", 0), ("slot_count", 0), ("slot_joker", -1), ("slot_tentative", 0)):
+        r[field][:] = empty
+    r["slot_cards"][:] = 0
+    for slot, meld in enumerate(table):
+        kind, key, lo, hi = describe_meld(meld["cards"], engine.rules)
+        if "lo" in meld and kind == KIND_RUN:
+            lo, hi = meld["lo"], meld["hi"]
+        r["slot_kind"][slot], r["slot_key"][slot], r["slot_lo"][slot], r["slot_hi"][slot] = kind, key, lo, hi
+        r["slot_owner"][slot] = meld.get("owner", 0)
+        r["slot_count"][slot] = len(meld["cards"])
+        np.add.at(r["slot_cards"][slot], meld["cards"], 1)
+
+
+def _parse_cards(values) -> list[int]:
+    if isinstance(values, str):
+        return cards.parse_many(values)
+    return [cards.parse(value) if isinstance(value, str) else int(value) for value in values]
+
+
+def snapshot_keys() -> list[str]:
+    return ["num_players", "phase", "current", "dealer", "hands", "stock", "discard", "taken", "table", "table_by_seat",
+            "known", "played_this_turn", "has_played", "has_melded", "turn", "reshuffles", "hands_played", "undos",
+            "totals", "hand_scores", "winner", "rummy", "end_reason", "game_winners", "illegal_by", "rng"]

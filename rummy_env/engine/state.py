@@ -1,0 +1,81 @@
+"""The batched game state: one packed numpy record per game, sized from the rules.
+
+One record per game (a structured array of shape ``(B,)``) keeps a compiled per-row kernel fast:
+it touches one contiguous block per game (PERF_NOTES.md). Every field below is indexed by seat
+(absolute, ``0..P-1``), card type (``0..T-1``), physical card position (``0..N-1``) or table slot
+(``0..S-1``).
+
+================  ========  =================================================================
+field             shape     meaning
+================  ========  =================================================================
+rng               ()        per-game xorshift64* state: every shuffle of that game draws from it
+phase             ()        PHASE_DRAW, PHASE_PLAY, PHASE_HAND_OVER or PHASE_GAME_OVER
+current           ()        seat to act
+dealer            ()        seat that dealt this hand
+taken             ()        card taken from the discard pile this turn, or -1 (B7)
+played_turn       ()        1 once the current player melded or laid off this turn
+undos             ()        undos used this turn (B19; the basic ruleset has no tentative play)
+stock_n, stock    (N,)      stock size; ``stock[:stock_n]`` bottom to top
+pile_n, pile      (N,)      discard pile size; ``pile[:pile_n]`` bottom to top
+hand, hand_n      (P,T)     card counts per seat, and hand sizes
+known             (P,T)     cards each seat is publicly known to hold (taken from the discard pile)
+slot_n            ()        table slots in use (slots fill in order)
+slot_kind         (S,)      KIND_EMPTY, KIND_SET or KIND_RUN (``rummy_env.melds``)
+slot_owner        (S,)      seat that laid the meld
+slot_key          (S,)      rank of a set, suit of a run
+slot_lo, slot_hi  (S,)      end positions of a run (a set: its rank)
+slot_count        (S,)      cards in the meld
+slot_cards        (S,T)     card counts per slot
+slot_joker        (S,)      card a joker represents in the slot, -1 (jokers: rami51)
+slot_tentative    (S,)      1 while the slot is a tentative play (rami51 opening)
+table_by_seat     (P,T)     table cards by the seat that laid them
+has_played        (P,)      melded or laid off in an earlier turn of this hand (B13)
+has_melded        (P,)      laid a new meld this hand (``must_meld_before_layoff``)
+turns             ()        turns completed this hand (B17)
+reshuffles        ()        stock rebuilds this hand (B11)
+hands_played      ()        hands finished in this game, dead ones included (B14)
+winner            ()        seat that went out in the last finished hand, or -1
+rummy             ()        1 if that seat went rummy (B13)
+end_reason        ()        END_* code of the last finished hand
+hand_scores       (P,)      points credited in the last finished hand
+totals            (P,)      game totals
+game_winners      (P,)      1 for each winner once the game is over (ties are joint)
+illegal_by        ()        seat whose illegal action ended the game (penalty policy), or -1
+================  ========  =================================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rummy_env.rules import RummyRules
+
+PHASE_DRAW, PHASE_PLAY, PHASE_HAND_OVER, PHASE_GAME_OVER = 0, 1, 2, 3
+PHASE_NAMES = ("draw", "play", "hand_over", "game_over")
+
+END_NONE, END_OUT, END_DEAD_NO_DRAW, END_DEAD_RESHUFFLES, END_DEAD_TURN_CAP, END_ILLEGAL = 0, 1, 2, 3, 4, 5
+END_NAMES = ("none", "out", "dead_no_draw", "dead_reshuffles", "dead_turn_cap", "illegal_action")
+
+
+def state_dtype(rules: RummyRules) -> np.dtype:
+    """The record type of one game under ``rules``."""
+    players, types, cards, slots = rules.num_players, rules.num_card_types, rules.deck_size, rules.num_slots
+    return np.dtype([
+        ("rng", np.uint64),
+        ("phase", np.int8), ("current", np.int8), ("dealer", np.int8), ("taken", np.int8),
+        ("played_turn", np.int8), ("undos", np.int8),
+        ("stock_n", np.int16), ("pile_n", np.int16),
+        ("stock", np.int8, (cards,)), ("pile", np.int8, (cards,)),
+        ("hand", np.int8, (players, types)), ("hand_n", np.int8, (players,)),
+        ("known", np.int8, (players, types)),
+        ("slot_n", np.int8),
+        ("slot_kind", np.int8, (slots,)), ("slot_owner", np.int8, (slots,)), ("slot_key", np.int8, (slots,)),
+        ("slot_lo", np.int8, (slots,)), ("slot_hi", np.int8, (slots,)), ("slot_count", np.int8, (slots,)),
+        ("slot_cards", np.int8, (slots, types)), ("slot_joker", np.int8, (slots,)), ("slot_tentative", np.int8, (slots,)),
+        ("table_by_seat", np.int8, (players, types)),
+        ("has_played", np.int8, (players,)), ("has_melded", np.int8, (players,)),
+        ("turns", np.int16), ("reshuffles", np.int16), ("hands_played", np.int16),
+        ("winner", np.int8), ("rummy", np.int8), ("end_reason", np.int8), ("illegal_by", np.int8),
+        ("hand_scores", np.int32, (players,)), ("totals", np.int32, (players,)),
+        ("game_winners", np.int8, (players,)),
+    ], align=True)

@@ -1,0 +1,1 @@
+"""Thin adapters over the batched engine (no second implementation of the rules)."""

@@ -1,0 +1,190 @@
+"""PettingZoo AEC environment: the batched engine at batch size 1.
+
+``env(rules="basic", num_players=2, render_mode=None, **overrides)`` returns the wrapped env,
+``raw_env(...)`` the bare one. ``rules`` is a preset name or a ``RummyRules``; ``overrides`` are rules
+knobs (``ace_high_or_low=True``, ``episode="game"``, ``reward="win"``, …).
+
+Agents ``player_0 … player_{N-1}``; the same agent acts several times in a row within its turn
+(draw, plays, discard). Each agent observes ``{"observation": int8 (O,), "action_mask": int8 (A,)}``;
+the observation is laid out in ``rummy_env.engine.observation`` (complete public information,
+nothing hidden), the actions in ``rummy_env.actions``. The mask of an agent that is not to act is
+all zeros. ``state()`` returns the perfect-information tensor (every hand and the stock order) for
+centralised critics.
+
+Rewards are zero-sum and come from the rules' reward knobs (``reward="score"``: each scored hand's
+centred score difference over ``reward_scale``; ``reward="win"``: +1 to the winner, -1 shared by the
+others, at the episode's end). One episode is one hand by default (``episode="game"``: until the
+game ends). Every agent's ``info`` holds ``phase``, ``hand_scores``, ``totals``, ``end_reason`` and
+``winner``; after a hand or game ends, the final scores.
+
+An illegal action raises ``ValueError`` (``IllegalActionError``) saying what was illegal and why;
+with ``illegal_action="penalty"`` it ends the game with ``illegal_action_penalty`` for the offender.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from rummy_env.engine import RummyEngine
+from rummy_env.engine.state import END_NAMES, PHASE_NAMES
+from rummy_env.render import render_text
+from rummy_env.rules import RummyRules
+
+
+def make_rules(rules: str | RummyRules = "basic", num_players: int = 2, **overrides: Any) -> RummyRules:
+    """A ``RummyRules`` from a preset name (with overrides) or an instance (with overrides)."""
+    if isinstance(rules, RummyRules):
+        if num_players != rules.num_players and "num_players" not in overrides:
+            overrides["num_players"] = num_players
+        return rules.replace(**overrides) if overrides else rules
+    return RummyRules.preset(rules, num_players=num_players, **overrides)
+
+
+def env(rules: str | RummyRules = "basic", num_players: int = 2, render_mode: str | None = None, **overrides: Any):
+    """The AEC env with PettingZoo's standard checks (out-of-bounds actions, call order)."""
+    wrapped = raw_env(rules, num_players, render_mode, **overrides)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(AECEnv):
+    """The bare AEC env; see the module docstring."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "rummy_v0", "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, rules: str | RummyRules = "basic", num_players: int = 2, render_mode: str | None = None,
+                 **overrides: Any):
+        super().__init__()
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"render_mode {render_mode!r} is not supported; use None, 'human' or 'ansi'")
+        self.rules = make_rules(rules, num_players, **overrides)
+        self.engine = RummyEngine(self.rules, batch_size=1, parallel=False)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(self.rules.num_players)]
+        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        size, actions = self.engine.observation_size, self.engine.num_actions
+        space = gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(low=0, high=127, shape=(size,), dtype=np.int8),
+            "action_mask": gymnasium.spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.action_spaces = {agent: gymnasium.spaces.Discrete(actions) for agent in self.possible_agents}
+        self._seat = np.zeros(1, dtype=np.int8)
+        self._action = np.zeros(1, dtype=np.int64)
+        self._seeded = False
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ lifecycle
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or not self._seeded:
+            self.engine.reset(seed=seed)
+            self._seeded = True
+        else:
+            self.engine.reset()
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self._update_infos()
+        self.agent_selection = self.possible_agents[int(self.engine.state["current"][0])]
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._action[0] = action
+        result = self.engine.step(self._action)
+        self._cumulative_rewards[agent] = 0.0
+        for seat, name in enumerate(self.possible_agents):
+            self.rewards[name] = float(result.rewards[0, seat])
+        if result.hand_ended[0] or self.engine.done[0]:
+            self._update_infos()
+        else:
+            phase = PHASE_NAMES[int(self.engine.state["phase"][0])]
+            for name in self.agents:
+                self.infos[name]["phase"] = phase
+        if self.engine.done[0]:
+            for name in self.agents:
+                self.terminations[name] = True
+            self.agent_selection = self.possible_agents[(self.agent_name_mapping[agent] + 1) % len(self.possible_agents)]
+        else:
+            self.agent_selection = self.possible_agents[int(self.engine.state["current"][0])]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _update_infos(self) -> None:
+        r = self.engine.state[0]
+        winner = int(r["winner"])
+        info = {
+            "phase": PHASE_NAMES[int(r["phase"])],
+            "hand_scores": [int(v) for v in r["hand_scores"]],
+            "totals": [int(v) for v in r["totals"]],
+            "end_reason": END_NAMES[int(r["end_reason"])],
+            "winner": None if winner < 0 else f"player_{winner}",
+        }
+        for name in self.agents:
+            self.infos[name] = dict(info)
+
+    # ------------------------------------------------------------------ views
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        self._seat[0] = seat
+        observation = self.engine.observe(self._seat)[0].copy()
+        if seat == int(self.engine.state["current"][0]):
+            mask = self.engine.legal_action_mask()[0].copy()
+        else:
+            mask = np.zeros(self.engine.num_actions, dtype=np.int8)
+        return {"observation": observation, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        return self.engine.state_tensor()[0]
+
+    def action_to_str(self, action: int) -> str:
+        """The action in words, e.g. ``"lay off 7♥ on slot 2"``."""
+        return self.engine.action_to_str(action)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = render_text(self.engine, 0)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ save / restore
+    def save_game(self) -> dict[str, Any]:
+        """Everything needed to restore this exact position: the rules and the engine's row."""
+        return {"rules": self.rules.to_dict(), "position": self.engine.snapshot(0)}
+
+    def restore_game(self, saved: dict[str, Any]) -> None:
+        """Restore a ``save_game`` result (same rules required); the episode continues from there."""
+        if RummyRules.from_dict(saved["rules"]) != self.rules:
+            raise ValueError("the saved game was played under different rules than this env's")
+        self.reset()
+        self.engine.load(0, saved["position"])
+        self._update_infos()
+        done = bool(self.engine.done[0])
+        for name in self.agents:
+            self.terminations[name] = done
+        self.agent_selection = self.possible_agents[int(self.engine.state["current"][0])]
