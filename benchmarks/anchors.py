@@ -7,7 +7,7 @@ virtual environment (``.venv-bench``, see ``benchmarks/ANCHORS.md``) with the
 exact pinned anchor versions.
 
 Every anchor is played with uniformly random *legal* actions drawn from a seeded
-``numpy.random.Generator``, resetting whenever a game ends, single process.
+``random.Random`` (the same cheap picker ``benchmarks/throughput.py`` uses for rummy_env), resetting whenever a game ends, single process.
 For each anchor we warm up briefly, then count decisions during ``--seconds``
 of wall time, ``--repeats`` times, and report the median rate.
 
@@ -45,6 +45,7 @@ import contextlib
 import itertools
 import json
 import os
+import random
 import statistics
 import sys
 import time
@@ -197,9 +198,7 @@ def run_for(stream: DecisionStream, stats: Stats, seconds: float) -> Dict[str, f
 
 def bench_anchor(name: str, seconds: float, repeats: int, warmup: float, seed: int) -> dict:
     """Build anchor ``name``, warm it up, time it ``repeats`` times, summarise."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     stats: Stats = {"episodes": 0, "chance_nodes": 0}
     stream, version = ANCHOR_FUNCS[name](rng, seed, stats)
     if warmup > 0:

@@ -27,12 +27,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from rummy_env import cards
 from rummy_env.actions import ActionLayout
 from rummy_env.engine import kernels, observation
 from rummy_env.engine.config import kernel_config
-from rummy_env.engine.state import END_NAMES, PHASE_DRAW, PHASE_GAME_OVER, PHASE_HAND_OVER, PHASE_NAMES, PHASE_PLAY, state_dtype
-from rummy_env.melds import KIND_RUN, KIND_SET, describe_meld
+from rummy_env.engine.state import state_dtype
 from rummy_env.rules import RummyRules
 
 PARALLEL_FROM_BATCH = 256
@@ -68,6 +66,7 @@ class RummyEngine:
         self._rewards = np.zeros((batch_size, rules.num_players), dtype=np.float32)
         self._hand_ended = np.zeros(batch_size, dtype=np.bool_)
         self._legal = np.zeros(batch_size, dtype=np.int8)
+        self._done = np.zeros(batch_size, dtype=np.bool_)
         self._no_decks = np.zeros((batch_size, rules.deck_size), dtype=np.int8)
         self._seed_rng = np.random.default_rng()
 
@@ -92,26 +91,29 @@ class RummyEngine:
 
     @property
     def done(self) -> np.ndarray:
-        """Rows whose episode is over: the hand ended ("hand" episodes) or the game ended."""
-        phase = self.state["phase"]
-        if self.rules.episode == "hand":
-            return (phase == PHASE_HAND_OVER) | (phase == PHASE_GAME_OVER)
-        return phase == PHASE_GAME_OVER
+        """Rows whose episode is over: the hand ended ("hand" episodes) or the game ended (a reused
+        buffer)."""
+        kernels.done_rows(self.state, self.cfg, self._done)
+        return self._done
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, seed: int | None = None, rows: np.ndarray | None = None,
-              decks: np.ndarray | Sequence[Sequence[int]] | None = None, dealers: Sequence[int] | None = None) -> None:
+              decks: np.ndarray | Sequence[Sequence[int]] | None = None, dealers: Sequence[int] | None = None,
+              row_seeds: Sequence[int] | None = None) -> None:
         """Start new games in ``rows`` (default: all).
 
         ``seed`` reseeds the engine's seed stream (each game draws its own 64-bit seed from it).
         ``decks`` (``(B, N)`` card types, rows in ``rows`` used) fixes the deal: cards leave the deck
         in that order, one at a time clockwise from the dealer's left, then the upcard, and the
         rest becomes the stock in that order. ``dealers`` fixes the dealer per row (else
-        ``rules.first_dealer``)."""
+        ``rules.first_dealer``). ``row_seeds`` gives each row's 64-bit seed directly: a row seeded
+        ``s`` plays exactly like a one-row engine seeded ``row_seeds=[s]`` under the same actions."""
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         selected = np.ones(self.batch_size, dtype=np.bool_) if rows is None else np.asarray(rows, dtype=np.bool_)
         seeds = self._seed_rng.integers(0, 2**63, size=self.batch_size, dtype=np.uint64)
+        if row_seeds is not None:
+            seeds = np.asarray(row_seeds, dtype=np.uint64).reshape(self.batch_size)
         dealer_array = np.full(self.batch_size, -1, dtype=np.int64)
         if dealers is not None:
             dealer_array[:] = dealers
@@ -155,14 +157,11 @@ class RummyEngine:
 
     def step(self, actions: np.ndarray | Sequence[int]) -> StepResult:
         """Apply one action per row (see the module docstring for illegal actions)."""
-        action_array = np.asarray(actions, dtype=np.int64).reshape(-1)
-        if action_array.shape[0] != self.batch_size:
-            raise ValueError(f"expected {self.batch_size} actions, got {action_array.shape[0]}")
-        kernels.actions_legal(self.state, action_array, self.catalogue, self.cfg, self._legal)
-        active = ~self.done
-        illegal = active & (self._legal == 0)
-        if self.rules.illegal_action == "raise" and illegal.any():
-            row = int(np.flatnonzero(illegal)[0])
+        action_array = actions if isinstance(actions, np.ndarray) and actions.dtype == np.int64 else np.asarray(actions, dtype=np.int64)
+        if action_array.shape != (self.batch_size,):
+            raise ValueError(f"expected {self.batch_size} actions, got an array of shape {action_array.shape}")
+        row = kernels.check_actions(self.state, action_array, self.catalogue, self.cfg, self._legal)
+        if row >= 0 and self.rules.illegal_action == "raise":
             raise IllegalActionError(f"row {row}: {self.explain_illegal(row, int(action_array[row]))}")
         run = kernels.step_rows_parallel if self.parallel else kernels.step_rows
         run(self.state, action_array, self._legal, self.catalogue, self.values, self.cfg, self.fcfg,

@@ -245,10 +245,29 @@ def mask_rows_parallel(state, out, catalogue, cfg) -> None:
 
 
 @nb.njit(**JIT)
-def actions_legal(state, actions, catalogue, cfg, out) -> None:
-    """``out[i] = 1`` where ``actions[i]`` is legal in game ``i`` (rows that are over: always 0)."""
+def row_done(r, cfg) -> bool:
+    """Whether the row's episode is over: its hand ("hand" episodes) or its game has ended."""
+    if cfg[C_EPISODE] == 0:
+        return r.phase == PHASE_HAND_OVER or r.phase == PHASE_GAME_OVER
+    return r.phase == PHASE_GAME_OVER
+
+
+@nb.njit(**JIT)
+def done_rows(state, cfg, out) -> None:
     for i in range(state.shape[0]):
-        out[i] = action_legal(state[i], actions[i], catalogue, cfg)
+        out[i] = row_done(state[i], cfg)
+
+
+@nb.njit(**JIT)
+def check_actions(state, actions, catalogue, cfg, legal) -> int:
+    """``legal[i] = 1`` where ``actions[i]`` is legal in game ``i``; returns the first row whose
+    episode is not over and whose action is illegal, or -1."""
+    first = -1
+    for i in range(state.shape[0]):
+        legal[i] = action_legal(state[i], actions[i], catalogue, cfg)
+        if first < 0 and legal[i] == 0 and not row_done(state[i], cfg):
+            first = i
+    return first
 
 
 # ---------------------------------------------------------------------------------------- dealing

@@ -46,10 +46,11 @@ def make_rules(rules: str | RummyRules = "basic", num_players: int = 2, **overri
 
 
 def env(rules: str | RummyRules = "basic", num_players: int = 2, render_mode: str | None = None, **overrides: Any):
-    """The AEC env with PettingZoo's standard checks (out-of-bounds actions, call order)."""
-    wrapped = raw_env(rules, num_players, render_mode, **overrides)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The AEC env under PettingZoo's ``OrderEnforcingWrapper`` (call-order checks).
+
+    ``AssertOutOfBoundsWrapper`` is not added: the engine itself rejects an out-of-range action with
+    a ``ValueError`` that names the valid range."""
+    return wrappers.OrderEnforcingWrapper(raw_env(rules, num_players, render_mode, **overrides))
 
 
 class raw_env(AECEnv):
@@ -76,6 +77,9 @@ class raw_env(AECEnv):
         self.action_spaces = {agent: gymnasium.spaces.Discrete(actions) for agent in self.possible_agents}
         self._seat = np.zeros(1, dtype=np.int8)
         self._action = np.zeros(1, dtype=np.int64)
+        self._phase = self.engine.state["phase"]      # views into the engine's one row
+        self._current = self.engine.state["current"]
+        self._no_actions = np.zeros(actions, dtype=np.int8)
         self._seeded = False
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
@@ -107,23 +111,25 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise ValueError(f"{agent} is to act and must be given an action, not None")
         self._action[0] = action
         result = self.engine.step(self._action)
         self._cumulative_rewards[agent] = 0.0
-        for seat, name in enumerate(self.possible_agents):
-            self.rewards[name] = float(result.rewards[0, seat])
-        if result.hand_ended[0] or self.engine.done[0]:
+        self.rewards = dict(zip(self.possible_agents, result.rewards[0].tolist()))
+        done = bool(self.engine.done[0])
+        if result.hand_ended[0] or done:
             self._update_infos()
         else:
-            phase = PHASE_NAMES[int(self.engine.state["phase"][0])]
+            phase = PHASE_NAMES[self._phase[0]]
             for name in self.agents:
                 self.infos[name]["phase"] = phase
-        if self.engine.done[0]:
+        if done:
             for name in self.agents:
                 self.terminations[name] = True
             self.agent_selection = self.possible_agents[(self.agent_name_mapping[agent] + 1) % len(self.possible_agents)]
         else:
-            self.agent_selection = self.possible_agents[int(self.engine.state["current"][0])]
+            self.agent_selection = self.possible_agents[self._current[0]]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -146,10 +152,10 @@ class raw_env(AECEnv):
         seat = self.agent_name_mapping[agent]
         self._seat[0] = seat
         observation = self.engine.observe(self._seat)[0].copy()
-        if seat == int(self.engine.state["current"][0]):
+        if seat == self._current[0]:
             mask = self.engine.legal_action_mask()[0].copy()
         else:
-            mask = np.zeros(self.engine.num_actions, dtype=np.int8)
+            mask = self._no_actions.copy()
         return {"observation": observation, "action_mask": mask}
 
     def state(self) -> np.ndarray:
