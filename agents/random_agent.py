@@ -8,13 +8,13 @@ import numpy as np
 
 @nb.njit(cache=True, nogil=True)
 def pick_legal(mask: np.ndarray, uniforms: np.ndarray, out: np.ndarray) -> None:
-    """``out[i]`` = the ``floor(u_i * n_i)``-th legal action of row ``i`` (``n_i`` legal actions);
-    rows with no legal action get 0."""
+    """``out[i]`` = the ``floor(u_i * n_i)``-th legal action of row ``i`` (``n_i`` legal actions, the
+    mask holding 0/1); rows with no legal action get 0."""
     for i in range(mask.shape[0]):
         row = mask[i]
         count = 0
-        for a in range(row.shape[0]):
-            count += row[a] != 0
+        for a in range(row.shape[0]):  # a mask holds 0/1: a plain sum vectorises
+            count += row[a]
         out[i] = 0
         if count == 0:
             continue

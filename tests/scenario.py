@@ -149,8 +149,9 @@ def draw_and_discard_drawn(eng: RummyEngine):
     return step(eng, eng.layout.discard(card))
 
 
-def win_hand(eng: RummyEngine, winner: int, loser_hands: dict[int, str] | None = None, *, rummy: bool = False):
-    """End the current hand with ``winner`` going out by melding his last three cards (4S 5S 6S).
+def win_hand(eng: RummyEngine, winner: int, loser_hands: dict[int, str] | None = None, *, rummy: bool = False,
+             last: str = "8S 9S 10S"):
+    """End the current hand with ``winner`` going out by melding his last three cards ``last``.
 
     The dealer, totals and hands played are kept from the current position; the other seats hold
     ``loser_hands`` (default: nothing of value beyond one 2 each). Returns ``(rewards, hand_ended)``."""
@@ -160,9 +161,9 @@ def win_hand(eng: RummyEngine, winner: int, loser_hands: dict[int, str] | None =
     hands = []
     for seat in range(players):
         if seat == winner:
-            hands.append("4S 5S 6S")
+            hands.append(last)
         else:
             hands.append((loser_hands or {}).get(seat, default[seat]))
     eng.load(0, position(players, hands, phase="play", current=winner, dealer=s["dealer"], totals=s["totals"],
                          hands_played=s["hands_played"], has_played=[not rummy] * players))
-    return step(eng, meld(eng, "4S 5S 6S"))
+    return step(eng, meld(eng, last))

@@ -2,7 +2,7 @@
 
 Kernels take plain arrays, not Python objects: ``cfg`` (int64 knobs and sizes, indexed by the
 ``C_*`` constants), ``fcfg`` (float knobs), ``values`` (hand value of each card type), ``catalogue``
-(one row per catalogue meld: three cards, kind, key, lo, hi) and ``obs_offsets`` (see
+(one row per catalogue meld: three cards, kind, key, lo, hi), ``catalogue_bits`` and ``obs_offsets`` (see
 ``rummy_env.engine.observation``).
 """
 
@@ -27,8 +27,9 @@ REWARD = {"score": 0, "win": 1}
 ILLEGAL = {"raise": 0, "penalty": 1}
 
 
-def kernel_config(rules: RummyRules, layout: ActionLayout) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(cfg, fcfg, values, catalogue)`` for ``rules``."""
+def kernel_config(rules: RummyRules, layout: ActionLayout) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(cfg, fcfg, values, catalogue, catalogue_bits)`` for ``rules``; ``catalogue_bits[m]`` has bit
+    ``t`` set for each card type ``t`` of catalogue meld ``m``."""
     cfg = np.zeros(CFG_SIZE, dtype=np.int64)
     cfg[C_PLAYERS] = rules.num_players
     cfg[C_HAND_SIZE] = rules.hand_size
@@ -65,4 +66,8 @@ def kernel_config(rules: RummyRules, layout: ActionLayout) -> tuple[np.ndarray, 
     catalogue = np.concatenate(
         [cat.cards.astype(np.int64), cat.kind[:, None], cat.key[:, None], cat.lo[:, None], cat.hi[:, None]], axis=1
     ).astype(np.int64)
-    return cfg, fcfg, values, catalogue
+    catalogue_bits = np.zeros(len(cat), dtype=np.uint64)
+    for entry, members in enumerate(cat.cards):
+        for card in members:
+            catalogue_bits[entry] |= np.uint64(1) << np.uint64(card)
+    return cfg, fcfg, values, catalogue, catalogue_bits

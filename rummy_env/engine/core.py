@@ -58,7 +58,7 @@ class RummyEngine:
         self.batch_size = batch_size
         self.layout = ActionLayout.for_rules(rules)
         self.observation_layout = observation.ObservationLayout(rules)
-        self.cfg, self.fcfg, self.values, self.catalogue = kernel_config(rules, self.layout)
+        self.cfg, self.fcfg, self.values, self.catalogue, self.catalogue_bits = kernel_config(rules, self.layout)
         self.parallel = batch_size >= PARALLEL_FROM_BATCH if parallel is None else parallel
         self.state = np.zeros(batch_size, dtype=state_dtype(rules))
         self._mask = np.zeros((batch_size, self.layout.num_actions), dtype=np.int8)
@@ -144,7 +144,7 @@ class RummyEngine:
     def legal_action_mask(self) -> np.ndarray:
         """``(B, A)`` int8: 1 for every legal action of each row's player to act (all 0 when over)."""
         run = kernels.mask_rows_parallel if self.parallel else kernels.mask_rows
-        run(self.state, self._mask, self.catalogue, self.cfg)
+        run(self.state, self._mask, self.catalogue, self.catalogue_bits, self.cfg)
         return self._mask
 
     def observe(self, seats: np.ndarray | None = None) -> np.ndarray:
@@ -186,7 +186,7 @@ class RummyEngine:
         stock order (1 = top), then the observation of ``seats`` (default: the player to act)."""
         players, types = self.rules.num_players, self.rules.num_card_types
         hidden = np.zeros((self.batch_size, players * types + types), dtype=np.int8)
-        hidden[:, :players * types] = self.state["hand"].reshape(self.batch_size, -1)
+        hidden[:, :players * types] = self.state["hand"][:, :players].reshape(self.batch_size, -1)
         for row in range(self.batch_size):
             stock_n = int(self.state["stock_n"][row])
             order = self.state["stock"][row, :stock_n][::-1]

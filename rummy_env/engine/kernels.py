@@ -207,8 +207,45 @@ def action_legal(r, action: int, catalogue, cfg) -> bool:
 
 
 @nb.njit(**JIT)
-def mask_row(r, out, catalogue, cfg) -> None:
-    """Write the exact legal-action mask of game ``r`` into ``out`` (int8, zeroed here)."""
+def card_bit(card: int) -> np.uint64:
+    return np.uint64(1) << np.uint64(card)
+
+
+@nb.njit(**JIT)
+def presence_bits(counts, types: int) -> np.uint64:
+    """Bit ``t`` set where ``counts[t] > 0`` (card types fit in 64 bits)."""
+    bits = np.uint64(0)
+    for card in range(types):
+        if counts[card] > 0:
+            bits |= card_bit(card)
+    return bits
+
+
+@nb.njit(**JIT)
+def accepted_bits(r, slot: int, cfg) -> np.uint64:
+    """Cards that ``fit_end`` lets join the meld in ``slot``: the set's rank in every suit, or the
+    cards just past either end of the run."""
+    kind, key, lo, hi, count = r.slot_kind[slot], r.slot_key[slot], r.slot_lo[slot], r.slot_hi[slot], r.slot_count[slot]
+    bits = np.uint64(0)
+    if kind == KIND_SET:
+        for suit in range(4):
+            card = suit * 13 + key - 1
+            if fit_end(kind, key, lo, hi, count, card, cfg) != 0:
+                bits |= card_bit(card)
+    elif kind == KIND_RUN:
+        for position in (lo - 1, hi + 1):
+            card = key * 13 + rank_at(position) - 1
+            if fit_end(kind, key, lo, hi, count, card, cfg) != 0:
+                bits |= card_bit(card)
+    return bits
+
+
+@nb.njit(**JIT)
+def mask_row(r, out, catalogue, catalogue_bits, cfg) -> None:
+    """Write the exact legal-action mask of game ``r`` into ``out`` (int8, zeroed here).
+
+    Bitsets only pre-select candidates (the melds whose cards are all in hand, the cards a meld
+    accepts); every candidate is then decided by the same predicate ``step`` uses."""
     out[:] = 0
     p = r.current
     if r.phase == PHASE_DRAW:
@@ -218,30 +255,34 @@ def mask_row(r, out, catalogue, cfg) -> None:
     if r.phase != PHASE_PLAY:
         return
     types = cfg[C_TYPES]
-    for entry in range(cfg[C_MELDS]):
-        if meld_legal(r, p, entry, catalogue, cfg):
-            out[2 + entry] = 1
+    hand = presence_bits(r.hand[p], types)
+    if r.slot_n < cfg[C_SLOTS]:
+        for entry in range(cfg[C_MELDS]):
+            if catalogue_bits[entry] & ~hand == 0 and meld_legal(r, p, entry, catalogue, cfg):
+                out[2 + entry] = 1
     layoff, discard = cfg[C_LAYOFF_OFFSET], cfg[C_DISCARD_OFFSET]
-    for card in range(types):
-        if r.hand[p, card] == 0:
+    for slot in range(r.slot_n):
+        candidates = accepted_bits(r, slot, cfg) & hand
+        if candidates == 0:
             continue
-        if discard_legal(r, p, card, cfg):
-            out[discard + card] = 1
-        for slot in range(r.slot_n):
-            if lay_off_legal(r, p, slot, card, cfg):
+        for card in range(types):
+            if candidates & card_bit(card) and lay_off_legal(r, p, slot, card, cfg):
                 out[layoff + slot * types + card] = 1
+    for card in range(types):
+        if hand & card_bit(card) and discard_legal(r, p, card, cfg):
+            out[discard + card] = 1
 
 
 @nb.njit(**JIT)
-def mask_rows(state, out, catalogue, cfg) -> None:
+def mask_rows(state, out, catalogue, catalogue_bits, cfg) -> None:
     for i in range(state.shape[0]):
-        mask_row(state[i], out[i], catalogue, cfg)
+        mask_row(state[i], out[i], catalogue, catalogue_bits, cfg)
 
 
 @nb.njit(**JIT, parallel=True)
-def mask_rows_parallel(state, out, catalogue, cfg) -> None:
+def mask_rows_parallel(state, out, catalogue, catalogue_bits, cfg) -> None:
     for i in nb.prange(state.shape[0]):
-        mask_row(state[i], out[i], catalogue, cfg)
+        mask_row(state[i], out[i], catalogue, catalogue_bits, cfg)
 
 
 @nb.njit(**JIT)

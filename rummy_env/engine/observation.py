@@ -91,8 +91,7 @@ class ObservationLayout:
 def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
     """Write seat ``seat``'s observation of game ``r`` into ``out`` (int8)."""
     out[:] = 0
-    for card in range(types):
-        out[offsets[O_HAND] + card] = r.hand[seat, card]
+    out[offsets[O_HAND]:offsets[O_HAND] + types] = r.hand[seat]
     pile_n = r.pile_n
     if pile_n > 0:
         out[offsets[O_TOP] + r.pile[pile_n - 1]] = 1
@@ -102,20 +101,19 @@ def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
         other = (seat + rel) % players
         if rel > 0:
             base = offsets[O_KNOWN] + (rel - 1) * types
-            for card in range(types):
-                out[base + card] = r.known[other, card]
+            out[base:base + types] = r.known[other]
         base = offsets[O_TABLE] + rel * types
-        for card in range(types):
-            out[base + card] = r.table_by_seat[other, card]
+        out[base:base + types] = r.table_by_seat[other]
         out[offsets[O_HAND_SIZES] + rel] = r.hand_n[other]
         out[offsets[O_HAS_PLAYED] + rel] = r.has_played[other]
         out[offsets[O_HAS_MELDED] + rel] = r.has_melded[other]
         out[offsets[O_TOTALS_HIGH] + rel] = r.totals[other] // 128
         out[offsets[O_TOTALS_LOW] + rel] = r.totals[other] % 128
-    for slot in range(r.slot_n):
-        base = offsets[O_SLOTS] + slot * types
-        for card in range(types):
-            out[base + card] = r.slot_cards[slot, card]
+    slot_n = r.slot_n
+    if slot_n > 0:
+        base = offsets[O_SLOTS]
+        out[base:base + slot_n * types] = r.slot_cards[:slot_n].ravel()
+    for slot in range(slot_n):
         out[offsets[O_SLOT_KIND] + slot] = r.slot_kind[slot]
         out[offsets[O_SLOT_OWNER] + slot] = (r.slot_owner[slot] - seat) % players + 1
     if r.taken >= 0:

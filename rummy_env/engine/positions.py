@@ -73,14 +73,14 @@ def snapshot(engine: "RummyEngine", row: int) -> dict[str, Any]:
         "table_by_seat": [_cards_of(r["table_by_seat"][seat]) for seat in range(players)],
         "known": [_cards_of(r["known"][seat]) for seat in range(players)],
         "played_this_turn": bool(r["played_turn"]),
-        "has_played": [bool(v) for v in r["has_played"]],
-        "has_melded": [bool(v) for v in r["has_melded"]],
+        "has_played": [bool(v) for v in r["has_played"][:players]],
+        "has_melded": [bool(v) for v in r["has_melded"][:players]],
         "turn": int(r["turns"]),
         "reshuffles": int(r["reshuffles"]),
         "hands_played": int(r["hands_played"]),
         "undos": int(r["undos"]),
-        "totals": [int(v) for v in r["totals"]],
-        "hand_scores": [int(v) for v in r["hand_scores"]],
+        "totals": [int(v) for v in r["totals"][:players]],
+        "hand_scores": [int(v) for v in r["hand_scores"][:players]],
         "winner": _none_if_negative(int(r["winner"])),
         "rummy": bool(r["rummy"]),
         "end_reason": END_NAMES[int(r["end_reason"])],
@@ -119,7 +119,8 @@ def load(engine: "RummyEngine", row: int, position: dict[str, Any]) -> None:
     r["hand"][:] = 0
     for seat, hand in enumerate(hands):
         np.add.at(r["hand"][seat], hand, 1)
-    r["hand_n"][:] = [len(hand) for hand in hands]
+    r["hand_n"][:] = 0
+    r["hand_n"][:players] = [len(hand) for hand in hands]
     r["stock"][:] = 0
     r["stock"][: len(stock)] = stock
     r["stock_n"] = len(stock)
@@ -143,19 +144,19 @@ def load(engine: "RummyEngine", row: int, position: dict[str, Any]) -> None:
     elif taken is not None:
         r["known"][int(r["current"]), int(r["taken"])] = 1
     r["played_turn"] = position.get("played_this_turn", False)
-    r["has_played"][:] = position.get("has_played", [False] * players)
-    r["has_melded"][:] = position.get("has_melded", [any(m.get("owner", 0) == seat for m in table) for seat in range(players)])
+    r["has_played"][:players] = position.get("has_played", [False] * players)
+    r["has_melded"][:players] = position.get("has_melded", [any(m.get("owner", 0) == seat for m in table) for seat in range(players)])
     r["turns"] = position.get("turn", 0)
     r["reshuffles"] = position.get("reshuffles", 0)
     r["hands_played"] = position.get("hands_played", 0)
     r["undos"] = position.get("undos", 0)
-    r["totals"][:] = position.get("totals", [0] * players)
-    r["hand_scores"][:] = position.get("hand_scores", [0] * players)
+    r["totals"][:players] = position.get("totals", [0] * players)
+    r["hand_scores"][:players] = position.get("hand_scores", [0] * players)
     winner = position.get("winner")
     r["winner"] = -1 if winner is None else winner
     r["rummy"] = position.get("rummy", False)
     r["end_reason"] = END_NAMES.index(position.get("end_reason", "none"))
-    r["game_winners"][:] = [seat in position.get("game_winners", []) for seat in range(players)]
+    r["game_winners"][:players] = [seat in position.get("game_winners", []) for seat in range(players)]
     illegal_by = position.get("illegal_by")
     r["illegal_by"] = -1 if illegal_by is None else illegal_by
     r["rng"] = position.get("rng", int(r["rng"]) or 0x9E3779B97F4A7C15)

@@ -57,9 +57,16 @@ END_NONE, END_OUT, END_DEAD_NO_DRAW, END_DEAD_RESHUFFLES, END_DEAD_TURN_CAP, END
 END_NAMES = ("none", "out", "dead_no_draw", "dead_reshuffles", "dead_turn_cap", "illegal_action")
 
 
+MAX_SEATS = 6
+
+
 def state_dtype(rules: RummyRules) -> np.dtype:
-    """The record type of one game under ``rules``."""
-    players, types, cards, slots = rules.num_players, rules.num_card_types, rules.deck_size, rules.num_slots
+    """The record type of one game under ``rules``.
+
+    Seat-indexed fields always have ``MAX_SEATS`` entries (seats past ``num_players`` stay empty), so
+    every player count shares one record type and the kernels compile once per deck, not once per
+    player count."""
+    players, types, cards, slots = MAX_SEATS, rules.num_card_types, rules.deck_size, rules.num_slots
     return np.dtype([
         ("rng", np.uint64),
         ("phase", np.int8), ("current", np.int8), ("dealer", np.int8), ("taken", np.int8),
