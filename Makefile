@@ -1,0 +1,38 @@
+# Two commands do all the set-up on a fresh machine: `make demo` and `make test`.
+# Each creates (or reuses) the virtual environment .venv; `make bench` adds .venv-bench for the anchors.
+PYTHON ?= python3
+VENV := .venv
+BENCH_VENV := .venv-bench
+PY := $(VENV)/bin/python
+ANCHORS := pettingzoo==1.26.1 rlcard==1.2.0 open_spiel==2.0.2 numpy pygame-ce
+TEST_ARGS ?= -n 2
+
+.PHONY: demo test test-all bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+$(BENCH_VENV)/.installed:
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install --quiet $(ANCHORS)
+	touch $@
+
+demo: $(VENV)/.installed          ## a seeded game between baseline agents, then the engine's throughput
+	$(PY) -m rummy_env.demo
+
+test: $(VENV)/.installed          ## the CI profile of the test-suite
+	$(PY) -m pytest -q $(TEST_ARGS) -m "not slow"
+
+test-all: $(VENV)/.installed      ## every test, slow ones and the thorough hypothesis profile included
+	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest -q $(TEST_ARGS)
+
+bench: $(VENV)/.installed $(BENCH_VENV)/.installed   ## throughput beside the anchors (a few minutes)
+	$(PY) benchmarks/throughput.py --bench-python $(BENCH_VENV)/bin/python
+
+clean:
+	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
