@@ -16,12 +16,12 @@ from rummy_env import IllegalActionError, RummyEngine, RummyRules, cards
 
 try:  # works whether or not tests/ is a package
     from tests.scenario import (DRAW_DISCARD, DRAW_STOCK, assert_illegal, cid, deck_with, discard,
-                                draw_and_discard_drawn, engine, ids, lay_off, legal, legal_names, load, mask_names,
-                                meld, position, snap, step, win_hand)
+                                draw_and_discard_drawn, engine, ids, lay_off, legal, load, meld, position, snap, step,
+                                win_hand)
 except ImportError:  # pragma: no cover
     from scenario import (DRAW_DISCARD, DRAW_STOCK, assert_illegal, cid, deck_with, discard,  # type: ignore
-                          draw_and_discard_drawn, engine, ids, lay_off, legal, legal_names, load, mask_names, meld,
-                          position, snap, step, win_hand)
+                          draw_and_discard_drawn, engine, ids, lay_off, legal, load, meld, position, snap, step,
+                          win_hand)
 
 
 def discards_of(eng, names: str) -> set[int]:
@@ -312,18 +312,20 @@ def test_E10_lay_off_both_ends_of_opponents_run():
 
 # ==================================================================================================== E11
 def test_E11_lay_off_must_be_adjacent():
-    """B9: onto 3♣4♣5♣, 7♣ alone is illegal; 6♣ then 7♣ is legal."""
+    """B9: onto 3♣4♣5♣, 7♣ alone is illegal; 6♣ then 7♣ is legal. (A lay-off action carries one card, so
+    "both in one action" is the two lay-offs in the same turn.)"""
     eng = engine(2)
-    load(eng, ["6C 7C KD QS", "2H 3H"], table=[(1, "3C 4C 5C")], discard="9S", phase="play", current=0,
+    load(eng, ["6C 7C AC QS", "2H 3H"], table=[(1, "3C 4C 5C")], discard="9S", phase="play", current=0,
          has_played=[True, True])
     assert layoffs_on(eng, 0) == {lay_off(eng, 0, "6C")}
     assert_illegal(eng, lay_off(eng, 0, "7C"), reason="does not extend")
+    assert_illegal(eng, lay_off(eng, 0, "AC"), reason="does not extend")      # a gap at the low end too
     step(eng, lay_off(eng, 0, "6C"))
     assert layoffs_on(eng, 0) == {lay_off(eng, 0, "7C")}
     step(eng, lay_off(eng, 0, "7C"))
     s = snap(eng)
     assert table_cards(s, 0) == ids("3C 4C 5C 6C 7C") and (s["table"][0]["lo"], s["table"][0]["hi"]) == (3, 7)
-    assert s["hands"][0] == ids("KD QS") and s["phase"] == "play"
+    assert s["hands"][0] == ids("AC QS") and s["phase"] == "play"
 
 
 # ==================================================================================================== E12
@@ -506,7 +508,7 @@ def test_E19_max_reshuffles_dead_hand():
     for turn in range(93):
         before = snap(eng)["reshuffles"]
         _, ended = draw_and_discard_drawn(eng)
-        assert ended == (turn == 92)          # the 93rd discard empties... the next turn start ends the hand
+        assert ended == (turn == 92)          # after the 93rd discard the next turn start would need a 3rd rebuild
         s = snap(eng)
         if s["reshuffles"] != before:
             rebuilds.append(turn + 1)
@@ -926,3 +928,39 @@ def test_rules_validation_errors():
         RummyRules.preset("basic", num_players=2, first_dealer=2)
     with pytest.raises(ValueError, match="ruleset"):
         RummyRules.preset("canasta", num_players=2)
+
+
+# ==================================================================================================== knobs, batches
+def test_must_meld_before_layoff_knob():
+    """B9 knob must_meld_before_layoff: no lay-off before a meld of one's own (this turn or earlier)."""
+    eng = engine(2, must_meld_before_layoff=True)
+    load(eng, ["9D 2C 3C 4C KH", "5S 6S"], table=[(1, "6D 7D 8D")], discard="QS", phase="play", current=0)
+    assert_illegal(eng, lay_off(eng, 0, "9D"), reason="must_meld_before_layoff")
+    step(eng, meld(eng, "2C 3C 4C"))
+    assert lay_off(eng, 0, "9D") in legal(eng)
+    step(eng, lay_off(eng, 0, "9D"))
+    assert table_cards(snap(eng), 0) == ids("6D 7D 8D 9D")
+    # default: allowed without a meld of one's own (AB4)
+    eng = engine(2)
+    load(eng, ["9D 2C 3C 4C KH", "5S 6S"], table=[(1, "6D 7D 8D")], discard="QS", phase="play", current=0)
+    assert lay_off(eng, 0, "9D") in legal(eng)
+
+
+def test_batch_illegal_action_checks_every_row_first():
+    """"raise": one illegal row raises before any row changes; "penalty": only the offending row ends."""
+    for policy in ("raise", "penalty"):
+        eng = RummyEngine(RummyRules.preset("basic", num_players=2, illegal_action=policy), batch_size=2)
+        for row in (0, 1):
+            eng.load(row, position(2, ["5H 5S 9D", "2D 3D"], discard="8C 7D", current=0))
+        before = [eng.snapshot(0), eng.snapshot(1)]
+        actions = [DRAW_STOCK, discard(eng, "9D")]               # row 1 discards before drawing
+        if policy == "raise":
+            with pytest.raises(IllegalActionError, match="row 1"):
+                eng.step(actions)
+            assert [eng.snapshot(0), eng.snapshot(1)] == before
+        else:
+            result = eng.step(actions)
+            assert result.rewards.tolist() == [[0.0, 0.0], [-1.0, 1.0]]
+            assert result.hand_ended.tolist() == [False, True]
+            assert eng.snapshot(0)["phase"] == "play" and eng.snapshot(1)["phase"] == "game_over"
+            assert eng.done.tolist() == [False, True]
