@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 import rummy_env
-from agents.random_agent import pick_legal
+from agents.random_agent import PARALLEL_FROM_BATCH, pick_legal, pick_legal_parallel
 
 HERE = Path(__file__).resolve().parent
 
@@ -75,12 +75,13 @@ def engine_rate(rules: rummy_env.RummyRules, batch: int, seconds: float, repeats
     engine.reset(seed=seed)
     generator = np.random.default_rng(seed)
     actions = np.zeros(batch, dtype=np.int64)
+    pick = pick_legal_parallel if batch >= PARALLEL_FROM_BATCH else pick_legal
 
     def iterations() -> int:
         for _ in range(20):
             mask = engine.legal_action_mask()
             engine.observe()
-            pick_legal(mask, generator.random(batch), actions)
+            pick(mask, generator.random(batch), actions)
             engine.step(actions)
             done = engine.done
             if done.any():

@@ -13,18 +13,17 @@ import numpy as np
 from rummy_env.actions import ActionLayout
 from rummy_env.rules import RummyRules
 
-(C_PLAYERS, C_HAND_SIZE, C_DECK, C_TYPES, C_SLOTS, C_MELDS, C_ACE_HIGH, C_CORNER, C_MAX_POS,
+(C_PLAYERS, C_HAND_SIZE, C_DECK, C_TYPES, C_SLOTS, C_MELDS, C_CORNER, C_MAX_POS,
  C_MUST_DISCARD, C_FORBID_TAKEN, C_RUMMY_MULT, C_MELD_BEFORE_LAYOFF, C_KEEP_TOP, C_MAX_RESHUFFLES,
  C_MAX_TURNS, C_DEAD_SCORING, C_END_MODE, C_TARGET, C_NUM_HANDS, C_MAX_HANDS, C_WINNER_DEALS,
- C_EPISODE, C_REWARD, C_ILLEGAL, C_LAYOFF_OFFSET, C_DISCARD_OFFSET, C_ACTIONS, C_FIRST_DEALER) = range(29)
-CFG_SIZE = 29
+ C_EPISODE, C_REWARD, C_LAYOFF_OFFSET, C_DISCARD_OFFSET, C_FIRST_DEALER) = range(26)
+CFG_SIZE = 26
 F_REWARD_SCALE, F_PENALTY = 0, 1
 
 DEAD_SCORING = {"none": 0, "lowest_hand_wins": 1}
 END_MODE = {"target": 0, "hands": 1}
 EPISODE = {"hand": 0, "game": 1}
 REWARD = {"score": 0, "win": 1}
-ILLEGAL = {"raise": 0, "penalty": 1}
 
 
 def kernel_config(rules: RummyRules, layout: ActionLayout) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -37,7 +36,6 @@ def kernel_config(rules: RummyRules, layout: ActionLayout) -> tuple[np.ndarray, 
     cfg[C_TYPES] = rules.num_card_types
     cfg[C_SLOTS] = rules.num_slots
     cfg[C_MELDS] = len(layout.catalogue)
-    cfg[C_ACE_HIGH] = rules.ace_high_or_low
     cfg[C_CORNER] = rules.round_the_corner
     cfg[C_MAX_POS] = rules.max_run_position
     cfg[C_MUST_DISCARD] = rules.must_discard_to_go_out
@@ -55,10 +53,8 @@ def kernel_config(rules: RummyRules, layout: ActionLayout) -> tuple[np.ndarray, 
     cfg[C_WINNER_DEALS] = rules.two_player_winner_deals and rules.num_players == 2
     cfg[C_EPISODE] = EPISODE[rules.episode]
     cfg[C_REWARD] = REWARD[rules.reward]
-    cfg[C_ILLEGAL] = ILLEGAL[rules.illegal_action]
     cfg[C_LAYOFF_OFFSET] = layout.layoff_offset
     cfg[C_DISCARD_OFFSET] = layout.discard_offset
-    cfg[C_ACTIONS] = layout.num_actions
     cfg[C_FIRST_DEALER] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
     fcfg = np.array([rules.reward_scale, rules.illegal_action_penalty], dtype=np.float64)
     values = np.array([rules.card_value(card) for card in range(rules.num_card_types)], dtype=np.int64)
