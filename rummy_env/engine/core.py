@@ -189,7 +189,7 @@ class RummyEngine:
         hidden[:, :players * types] = self.state["hand"][:, :players].reshape(self.batch_size, -1)
         for row in range(self.batch_size):
             stock_n = int(self.state["stock_n"][row])
-            order = self.state["stock"][row, :stock_n][::-1]
+            order = self.state["stock"][row, :stock_n][::-1].astype(np.int64)
             hidden[row, players * types + order] = np.arange(1, stock_n + 1)
         return np.concatenate([hidden, self.observe(seats).copy()], axis=1)
 

@@ -128,7 +128,7 @@ def finishable_after_play(r, p: int, played_a: int, played_b: int, played_c: int
     if left >= 2:
         return True
     taken = r.taken
-    if taken < 0 or not cfg[C_FORBID_TAKEN]:
+    if taken < 0 or not cfg[C_FORBID_TAKEN] or r.hand[p, taken] == 0:  # no taken card left in hand
         return True
     # the single card left: the taken card unless the play used it
     if taken == played_a or taken == played_b or taken == played_c:
@@ -393,6 +393,8 @@ def new_game_row(r, seed: np.uint64, deck, use_deck: bool, dealer: int, values, 
     else:
         r.dealer = random_below(r, cfg[C_PLAYERS])
     deal_row(r, deck, use_deck, values, cfg)
+    while cfg[C_EPISODE] == 1 and r.phase == PHASE_HAND_OVER:  # dead at the deal (B17): deal on
+        next_hand_row(r, values, cfg)
 
 
 @nb.njit(**JIT)
@@ -619,13 +621,34 @@ def apply_row(r, action: int, catalogue, values, cfg) -> None:
 
 
 @nb.njit(**JIT)
-def zero_sum(weights, players: int, scale: float, out) -> None:
-    """``out[q] = (P * w[q] - sum(w)) / ((P - 1) * scale)``: centred, zero-sum rewards."""
+def add_zero_sum(weights, players: int, scale: float, out) -> None:
+    """``out[q] += (P * w[q] - sum(w)) / ((P - 1) * scale)``: centred, zero-sum rewards."""
     total = 0.0
     for q in range(players):
         total += weights[q]
     for q in range(players):
-        out[q] = (players * weights[q] - total) / ((players - 1) * scale)
+        out[q] += (players * weights[q] - total) / ((players - 1) * scale)
+
+
+@nb.njit(**JIT)
+def add_end_rewards(r, cfg, fcfg, rewards, weights) -> None:
+    """Rewards for a hand that just ended: its centred scores ("score"), or at the episode's end
+    the centred win shares ("win"; joint winners share the win)."""
+    players = cfg[C_PLAYERS]
+    if cfg[C_REWARD] == 0:
+        for q in range(players):
+            weights[q] = r.hand_scores[q]
+        add_zero_sum(weights, players, fcfg[F_REWARD_SCALE], rewards)
+    elif cfg[C_EPISODE] == 0 or r.phase == PHASE_GAME_OVER:
+        winners = 0
+        for q in range(players):
+            won = r.game_winners[q] if cfg[C_EPISODE] == 1 else (1 if r.hand_scores[q] > 0 else 0)
+            weights[q] = won
+            winners += won
+        if winners > 0:
+            for q in range(players):
+                weights[q] /= winners
+            add_zero_sum(weights, players, 1.0, rewards)
 
 
 @nb.njit(**JIT)
@@ -649,22 +672,12 @@ def step_row(r, action: int, legal: bool, catalogue, values, cfg, fcfg, rewards,
     apply_row(r, action, catalogue, values, cfg)
     if r.phase != PHASE_HAND_OVER and r.phase != PHASE_GAME_OVER:
         return False
-    if cfg[C_REWARD] == 0:
-        for q in range(players):
-            weights[q] = r.hand_scores[q]
-        zero_sum(weights, players, fcfg[F_REWARD_SCALE], rewards)
-    elif cfg[C_EPISODE] == 0 or r.phase == PHASE_GAME_OVER:
-        winners = 0
-        for q in range(players):
-            won = r.game_winners[q] if cfg[C_EPISODE] == 1 else (1 if r.hand_scores[q] > 0 else 0)
-            weights[q] = won
-            winners += won
-        if winners > 0:
-            for q in range(players):
-                weights[q] /= winners
-            zero_sum(weights, players, 1.0, rewards)
-    if cfg[C_EPISODE] == 1 and r.phase == PHASE_HAND_OVER:
-        next_hand_row(r, values, cfg)
+    add_end_rewards(r, cfg, fcfg, rewards, weights)
+    if cfg[C_EPISODE] == 1:
+        while r.phase == PHASE_HAND_OVER:  # a hand can be dead at its deal (B17): deal on
+            next_hand_row(r, values, cfg)
+            if r.phase == PHASE_HAND_OVER or r.phase == PHASE_GAME_OVER:
+                add_end_rewards(r, cfg, fcfg, rewards, weights)
     return True
 
 

@@ -102,7 +102,10 @@ class raw_env(AECEnv):
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
         self._update_infos()
-        self.agent_selection = self.possible_agents[int(self.engine.state["current"][0])]
+        if self.engine.done[0]:  # possible only with hand sizes that leave no stock (B17)
+            for name in self.agents:
+                self.terminations[name] = True
+        self.agent_selection = self.possible_agents[int(self._current[0])]
         if self.render_mode == "human":
             self.render()
 
