@@ -111,9 +111,11 @@ class RummyEngine:
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         selected = np.ones(self.batch_size, dtype=np.bool_) if rows is None else np.asarray(rows, dtype=np.bool_)
-        seeds = self._seed_rng.integers(0, 2**63, size=self.batch_size, dtype=np.uint64)
         if row_seeds is not None:
             seeds = np.asarray(row_seeds, dtype=np.uint64).reshape(self.batch_size)
+        else:  # one draw from the seed stream per restarted row
+            seeds = np.zeros(self.batch_size, dtype=np.uint64)
+            seeds[selected] = self._seed_rng.integers(0, 2**63, size=int(selected.sum()), dtype=np.uint64)
         dealer_array = np.full(self.batch_size, -1, dtype=np.int64)
         if dealers is not None:
             dealer_array[:] = dealers

@@ -621,38 +621,36 @@ def apply_row(r, action: int, catalogue, values, cfg) -> None:
 
 
 @nb.njit(**JIT)
-def add_zero_sum(weights, players: int, scale: float, out) -> None:
-    """``out[q] += (P * w[q] - sum(w)) / ((P - 1) * scale)``: centred, zero-sum rewards."""
-    total = 0.0
-    for q in range(players):
-        total += weights[q]
-    for q in range(players):
-        out[q] += (players * weights[q] - total) / ((players - 1) * scale)
-
-
-@nb.njit(**JIT)
-def add_end_rewards(r, cfg, fcfg, rewards, weights) -> None:
-    """Rewards for a hand that just ended: its centred scores ("score"), or at the episode's end
-    the centred win shares ("win"; joint winners share the win)."""
+def add_end_rewards(r, cfg, fcfg, rewards) -> None:
+    """Add the rewards of a hand that just ended: each seat's centred score
+    ``(P * s_q - sum s) / ((P - 1) * reward_scale)`` ("score"), or at the episode's end the centred
+    win share ``(P * w_q - 1) / (P - 1)`` with ``w_q = 1/k`` for each of ``k`` joint winners ("win")."""
     players = cfg[C_PLAYERS]
     if cfg[C_REWARD] == 0:
+        total = 0
         for q in range(players):
-            weights[q] = r.hand_scores[q]
-        add_zero_sum(weights, players, fcfg[F_REWARD_SCALE], rewards)
+            total += r.hand_scores[q]
+        for q in range(players):
+            rewards[q] += (players * r.hand_scores[q] - total) / ((players - 1) * fcfg[F_REWARD_SCALE])
     elif cfg[C_EPISODE] == 0 or r.phase == PHASE_GAME_OVER:
         winners = 0
         for q in range(players):
-            won = r.game_winners[q] if cfg[C_EPISODE] == 1 else (1 if r.hand_scores[q] > 0 else 0)
-            weights[q] = won
-            winners += won
+            winners += won_episode(r, q, cfg)
         if winners > 0:
             for q in range(players):
-                weights[q] /= winners
-            add_zero_sum(weights, players, 1.0, rewards)
+                rewards[q] += (players * won_episode(r, q, cfg) / winners - 1.0) / (players - 1)
 
 
 @nb.njit(**JIT)
-def step_row(r, action: int, legal: bool, catalogue, values, cfg, fcfg, rewards, weights) -> bool:
+def won_episode(r, seat: int, cfg) -> int:
+    """1 if ``seat`` won the episode: the game ("game" episodes) or the hand (credited points)."""
+    if cfg[C_EPISODE] == 1:
+        return r.game_winners[seat]
+    return 1 if r.hand_scores[seat] > 0 else 0
+
+
+@nb.njit(**JIT)
+def step_row(r, action: int, legal: bool, catalogue, values, cfg, fcfg, rewards) -> bool:
     """One step of one game; writes the seats' rewards and returns whether a hand ended."""
     rewards[:] = 0.0
     if r.phase == PHASE_HAND_OVER or r.phase == PHASE_GAME_OVER:
@@ -672,24 +670,22 @@ def step_row(r, action: int, legal: bool, catalogue, values, cfg, fcfg, rewards,
     apply_row(r, action, catalogue, values, cfg)
     if r.phase != PHASE_HAND_OVER and r.phase != PHASE_GAME_OVER:
         return False
-    add_end_rewards(r, cfg, fcfg, rewards, weights)
+    add_end_rewards(r, cfg, fcfg, rewards)
     if cfg[C_EPISODE] == 1:
         while r.phase == PHASE_HAND_OVER:  # a hand can be dead at its deal (B17): deal on
             next_hand_row(r, values, cfg)
             if r.phase == PHASE_HAND_OVER or r.phase == PHASE_GAME_OVER:
-                add_end_rewards(r, cfg, fcfg, rewards, weights)
+                add_end_rewards(r, cfg, fcfg, rewards)
     return True
 
 
 @nb.njit(**JIT)
 def step_rows(state, actions, legal, catalogue, values, cfg, fcfg, rewards, hand_ended) -> None:
-    weights = np.zeros(cfg[C_PLAYERS], dtype=np.float64)
     for i in range(state.shape[0]):
-        hand_ended[i] = step_row(state[i], actions[i], legal[i] != 0, catalogue, values, cfg, fcfg, rewards[i], weights)
+        hand_ended[i] = step_row(state[i], actions[i], legal[i] != 0, catalogue, values, cfg, fcfg, rewards[i])
 
 
 @nb.njit(**JIT, parallel=True)
 def step_rows_parallel(state, actions, legal, catalogue, values, cfg, fcfg, rewards, hand_ended) -> None:
     for i in nb.prange(state.shape[0]):
-        weights = np.zeros(cfg[C_PLAYERS], dtype=np.float64)
-        hand_ended[i] = step_row(state[i], actions[i], legal[i] != 0, catalogue, values, cfg, fcfg, rewards[i], weights)
+        hand_ended[i] = step_row(state[i], actions[i], legal[i] != 0, catalogue, values, cfg, fcfg, rewards[i])

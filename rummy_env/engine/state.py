@@ -46,6 +46,8 @@ illegal_by        ()        seat whose illegal action ended the game (penalty po
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from rummy_env.rules import RummyRules
@@ -66,7 +68,14 @@ def state_dtype(rules: RummyRules) -> np.dtype:
     Seat-indexed fields always have ``MAX_SEATS`` entries (seats past ``num_players`` stay empty), so
     every player count shares one record type and the kernels compile once per deck, not once per
     player count."""
-    players, types, cards, slots = MAX_SEATS, rules.num_card_types, rules.deck_size, rules.num_slots
+    return _record_dtype(rules.num_card_types, rules.deck_size, rules.num_slots)
+
+
+@functools.lru_cache(maxsize=None)
+def _record_dtype(types: int, cards: int, slots: int) -> np.dtype:
+    """One dtype object per shape: numba's dispatcher recognises a record type it has seen by the
+    dtype object, and an equal but new object sends every call down its slow typing path."""
+    players = MAX_SEATS
     return np.dtype([
         ("rng", np.uint64),
         ("phase", np.int8), ("current", np.int8), ("dealer", np.int8), ("taken", np.int8),

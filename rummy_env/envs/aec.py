@@ -29,6 +29,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from rummy_env.engine import RummyEngine
 from rummy_env.engine.state import END_NAMES, PHASE_NAMES
@@ -50,7 +51,18 @@ def env(rules: str | RummyRules = "basic", num_players: int = 2, render_mode: st
 
     ``AssertOutOfBoundsWrapper`` is not added: the engine itself rejects an out-of-range action with
     a ``ValueError`` that names the valid range."""
-    return wrappers.OrderEnforcingWrapper(raw_env(rules, num_players, render_mode, **overrides))
+    return OrderEnforcing(raw_env(rules, num_players, render_mode, **overrides))
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` whose ``last()`` asks the wrapped env directly: the
+    same check (no ``last()`` before ``reset()``), one call instead of eight attribute look-ups
+    forwarded through the wrapper on every step."""
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
 
 
 class raw_env(AECEnv):
