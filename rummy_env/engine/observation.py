@@ -109,11 +109,9 @@ def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
         out[offsets[O_HAS_MELDED] + rel] = r.has_melded[other]
         out[offsets[O_TOTALS_HIGH] + rel] = r.totals[other] // 128
         out[offsets[O_TOTALS_LOW] + rel] = r.totals[other] % 128
-    slot_n = r.slot_n
-    if slot_n > 0:
-        base = offsets[O_SLOTS]
-        out[base:base + slot_n * types] = r.slot_cards[:slot_n].ravel()
-    for slot in range(slot_n):
+    for slot in range(r.slot_n):
+        base = offsets[O_SLOTS] + slot * types
+        out[base:base + types] = r.slot_cards[slot]
         out[offsets[O_SLOT_KIND] + slot] = r.slot_kind[slot]
         out[offsets[O_SLOT_OWNER] + slot] = (r.slot_owner[slot] - seat) % players + 1
     if r.taken >= 0:
