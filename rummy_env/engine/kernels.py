@@ -45,6 +45,17 @@ def next_random(r) -> np.uint64:
 
 
 @nb.njit(**JIT)
+def seeded_state(seed: np.uint64) -> np.uint64:
+    """A non-zero generator state from any 64-bit seed (splitmix64 finaliser, so that nearby seeds
+    give unrelated games)."""
+    z = seed + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return z if z != np.uint64(0) else np.uint64(0x9E3779B97F4A7C15)
+
+
+@nb.njit(**JIT)
 def random_below(r, n: int) -> int:
     """A uniform integer in ``0..n-1`` (multiply-shift on the high 32 bits)."""
     return int(((next_random(r) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
@@ -313,7 +324,7 @@ def check_actions(state, actions, catalogue, cfg, legal) -> int:
 
 # ---------------------------------------------------------------------------------------- dealing
 @nb.njit(**JIT)
-def clear_hand_state(r, cfg) -> None:
+def clear_hand_state(r) -> None:
     r.hand[:, :] = 0
     r.hand_n[:] = 0
     r.known[:, :] = 0
@@ -343,7 +354,7 @@ def deal_row(r, deck, use_deck: bool, values, cfg) -> None:
     one card at a time clockwise from the dealer's left, then the upcard; the rest is the stock with
     the next card of the deck on top."""
     players, hand_size, n = cfg[C_PLAYERS], cfg[C_HAND_SIZE], cfg[C_DECK]
-    clear_hand_state(r, cfg)
+    clear_hand_state(r)
     if use_deck:
         for k in range(n):
             r.stock[k] = deck[k]
@@ -364,10 +375,12 @@ def deal_row(r, deck, use_deck: bool, values, cfg) -> None:
     r.pile_n = 1
     k += 1
     remaining = n - k
-    for j in range(remaining):  # reverse so that the next card of the deck is the stock top
-        r.pile[n - 1 - j] = r.stock[k + j]
-    for j in range(remaining):
-        r.stock[j] = r.pile[n - remaining + j]
+    for j in range(remaining):  # the undealt cards move to the bottom of the array …
+        r.stock[j] = r.stock[k + j]
+    for j in range(remaining // 2):  # … reversed, so that the next card of the deck is the top
+        tmp = r.stock[j]
+        r.stock[j] = r.stock[remaining - 1 - j]
+        r.stock[remaining - 1 - j] = tmp
     r.stock_n = remaining
     r.current = (r.dealer + 1) % players
     r.phase = PHASE_DRAW
@@ -377,7 +390,7 @@ def deal_row(r, deck, use_deck: bool, values, cfg) -> None:
 @nb.njit(**JIT)
 def new_game_row(r, seed: np.uint64, deck, use_deck: bool, dealer: int, values, cfg) -> None:
     """Start a game: zero totals, seed the row's generator, choose the dealer, deal."""
-    r.rng = seed | np.uint64(1)
+    r.rng = seeded_state(seed)
     r.totals[:] = 0
     r.hand_scores[:] = 0
     r.game_winners[:] = 0
