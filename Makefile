@@ -22,7 +22,7 @@ $(BENCH_VENV)/.installed:
 	touch $@
 
 demo: $(VENV)/.installed          ## a seeded game between baseline agents, then the engine's throughput
-	$(PY) -m rummy_env.demo
+	$(PY) -m agents.demo
 
 test: $(VENV)/.installed          ## the CI profile of the test-suite
 	$(PY) -m pytest -q $(TEST_ARGS) -m "not slow"

@@ -2,48 +2,13 @@
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
-PARALLEL_FROM_BATCH = 256
-
-
-@nb.njit(cache=True, nogil=True)
-def pick_legal_row(row: np.ndarray, uniform: float) -> int:
-    """The ``floor(u * n)``-th legal action of a 0/1 mask row with ``n`` legal actions (0 if none)."""
-    count = 0
-    for a in range(row.shape[0]):  # a mask holds 0/1: a plain sum vectorises
-        count += row[a]
-    if count == 0:
-        return 0
-    target = min(int(uniform * count), count - 1)
-    for a in range(row.shape[0]):
-        if row[a] != 0:
-            if target == 0:
-                return a
-            target -= 1
-    return 0
-
-
-@nb.njit(cache=True, nogil=True)
-def pick_legal(mask: np.ndarray, uniforms: np.ndarray, out: np.ndarray) -> None:
-    """``out[i] = pick_legal_row(mask[i], uniforms[i])`` for every row."""
-    for i in range(mask.shape[0]):
-        out[i] = pick_legal_row(mask[i], uniforms[i])
-
-
-@nb.njit(cache=True, nogil=True, parallel=True)
-def pick_legal_parallel(mask: np.ndarray, uniforms: np.ndarray, out: np.ndarray) -> None:
-    for i in nb.prange(mask.shape[0]):
-        out[i] = pick_legal_row(mask[i], uniforms[i])
+from rummy_env.sampling import uniform_legal_actions
 
 
 class RandomAgent:
     """Uniform over the legal actions of each row: ``act(observation, action_mask, rng) -> actions``."""
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        mask = np.atleast_2d(action_mask)
-        actions = np.empty(mask.shape[0], dtype=np.int64)
-        pick = pick_legal_parallel if mask.shape[0] >= PARALLEL_FROM_BATCH else pick_legal
-        pick(mask, rng.random(mask.shape[0]), actions)
-        return actions
+        return uniform_legal_actions(action_mask, rng)

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 import rummy_env
-from agents.random_agent import PARALLEL_FROM_BATCH, pick_legal, pick_legal_parallel
+from rummy_env.sampling import PARALLEL_FROM_BATCH, pick_legal, pick_legal_parallel
 
 HERE = Path(__file__).resolve().parent
 

@@ -5,9 +5,19 @@
 >>> env.reset(seed=0)
 """
 
-from rummy_env.envs.aec import env, raw_env
-from rummy_env.rules import RummyRules
-from rummy_env.engine import IllegalActionError, RummyEngine
+import gymnasium
 
-__all__ = ["IllegalActionError", "RummyEngine", "RummyRules", "env", "raw_env"]
+from rummy_env.engine import IllegalActionError, RummyEngine
+from rummy_env.envs.aec import env, raw_env
+from rummy_env.envs.single_agent import RummyGymEnv, RummyGymVectorEnv
+from rummy_env.envs.vector import RummyVectorEnv
+from rummy_env.rules import RummyRules
+
+GYM_ID = "rummy_env/Rummy-v0"
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYM_ID, entry_point="rummy_env.envs.single_agent:RummyGymEnv",
+                       vector_entry_point="rummy_env.envs.single_agent:RummyGymVectorEnv")
+
+__all__ = ["GYM_ID", "IllegalActionError", "RummyEngine", "RummyGymEnv", "RummyGymVectorEnv", "RummyRules",
+           "RummyVectorEnv", "env", "raw_env"]
 __version__ = "0.1.0"

@@ -67,6 +67,7 @@ class RummyEngine:
         self._hand_ended = np.zeros(batch_size, dtype=np.bool_)
         self._legal = np.zeros(batch_size, dtype=np.int8)
         self._done = np.zeros(batch_size, dtype=np.bool_)
+        self._all_rows = np.ones(batch_size, dtype=np.bool_)
         self._no_decks = np.zeros((batch_size, rules.deck_size), dtype=np.int8)
         self._seed_rng = np.random.default_rng()
 
@@ -157,16 +158,26 @@ class RummyEngine:
             self.rules.num_card_types)
         return self._obs
 
-    def step(self, actions: np.ndarray | Sequence[int]) -> StepResult:
-        """Apply one action per row (see the module docstring for illegal actions)."""
+    def observe_records(self, records: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """Observations ``(len(records), O)`` of game records taken out of ``state`` (e.g. a copy of
+        the rows that just ended), for ``seats``; a new array."""
+        out = np.zeros((records.shape[0], self.observation_layout.size), dtype=np.int8)
+        observation.observe_rows(records, np.asarray(seats, dtype=np.int8), out, self.observation_layout.kernel_offsets,
+                                 self.rules.num_players, self.rules.num_card_types)
+        return out
+
+    def step(self, actions: np.ndarray | Sequence[int], rows: np.ndarray | None = None) -> StepResult:
+        """Apply one action per row (see the module docstring for illegal actions). With ``rows``
+        (bool ``(B,)``), only those rows move; the others ignore their action and get no reward."""
         action_array = actions if isinstance(actions, np.ndarray) and actions.dtype == np.int64 else np.asarray(actions, dtype=np.int64)
         if action_array.shape != (self.batch_size,):
             raise ValueError(f"expected {self.batch_size} actions, got an array of shape {action_array.shape}")
-        row = kernels.check_actions(self.state, action_array, self.catalogue, self.cfg, self._legal)
+        active = self._all_rows if rows is None else np.asarray(rows, dtype=np.bool_)
+        row = kernels.check_actions(self.state, action_array, active, self.catalogue, self.cfg, self._legal)
         if row >= 0 and self.rules.illegal_action == "raise":
             raise IllegalActionError(f"row {row}: {self.explain_illegal(row, int(action_array[row]))}")
         run = kernels.step_rows_parallel if self.parallel else kernels.step_rows
-        run(self.state, action_array, self._legal, self.catalogue, self.values, self.cfg, self.fcfg,
+        run(self.state, action_array, active, self._legal, self.catalogue, self.values, self.cfg, self.fcfg,
             self._rewards, self._hand_ended)
         return StepResult(self._rewards, self._hand_ended)
 

@@ -311,13 +311,13 @@ def done_rows(state, cfg, out) -> None:
 
 
 @nb.njit(**JIT)
-def check_actions(state, actions, catalogue, cfg, legal) -> int:
-    """``legal[i] = 1`` where ``actions[i]`` is legal in game ``i``; returns the first row whose
-    episode is not over and whose action is illegal, or -1."""
+def check_actions(state, actions, active, catalogue, cfg, legal) -> int:
+    """``legal[i] = 1`` where ``actions[i]`` is legal in game ``i``; returns the first active row
+    whose episode is not over and whose action is illegal, or -1."""
     first = -1
     for i in range(state.shape[0]):
         legal[i] = action_legal(state[i], actions[i], catalogue, cfg)
-        if first < 0 and legal[i] == 0 and not row_done(state[i], cfg):
+        if first < 0 and active[i] and legal[i] == 0 and not row_done(state[i], cfg):
             first = i
     return first
 
@@ -693,12 +693,21 @@ def step_row(r, action: int, legal: bool, catalogue, values, cfg, fcfg, rewards)
 
 
 @nb.njit(**JIT)
-def step_rows(state, actions, legal, catalogue, values, cfg, fcfg, rewards, hand_ended) -> None:
+def step_rows(state, actions, active, legal, catalogue, values, cfg, fcfg, rewards, hand_ended) -> None:
+    """Step the rows where ``active`` is set; the others keep their position and get no reward."""
     for i in range(state.shape[0]):
-        hand_ended[i] = step_row(state[i], actions[i], legal[i] != 0, catalogue, values, cfg, fcfg, rewards[i])
+        if active[i]:
+            hand_ended[i] = step_row(state[i], actions[i], legal[i] != 0, catalogue, values, cfg, fcfg, rewards[i])
+        else:
+            rewards[i, :] = 0.0
+            hand_ended[i] = False
 
 
 @nb.njit(**JIT, parallel=True)
-def step_rows_parallel(state, actions, legal, catalogue, values, cfg, fcfg, rewards, hand_ended) -> None:
+def step_rows_parallel(state, actions, active, legal, catalogue, values, cfg, fcfg, rewards, hand_ended) -> None:
     for i in nb.prange(state.shape[0]):
-        hand_ended[i] = step_row(state[i], actions[i], legal[i] != 0, catalogue, values, cfg, fcfg, rewards[i])
+        if active[i]:
+            hand_ended[i] = step_row(state[i], actions[i], legal[i] != 0, catalogue, values, cfg, fcfg, rewards[i])
+        else:
+            rewards[i, :] = 0.0
+            hand_ended[i] = False

@@ -14,7 +14,8 @@ centralised critics.
 Rewards are zero-sum and come from the rules' reward knobs (``reward="score"``: each scored hand's
 centred score difference over ``reward_scale``; ``reward="win"``: +1 to the winner, -1 shared by the
 others, at the episode's end). One episode is one hand by default (``episode="game"``: until the
-game ends). Every agent's ``info`` holds ``phase``, ``hand_scores``, ``totals``, ``end_reason`` and
+game ends); a hand cut by the engine's turn cap (``max_turns_per_round``, B17) ends the episode
+as a truncation, every other end as a termination. Every agent's ``info`` holds ``phase``, ``hand_scores``, ``totals``, ``end_reason`` and
 ``winner``; after a hand or game ends, the final scores.
 
 An illegal action raises ``ValueError`` (``IllegalActionError``) saying what was illegal and why;
@@ -32,7 +33,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from rummy_env.engine import RummyEngine
-from rummy_env.engine.state import END_NAMES, PHASE_NAMES
+from rummy_env.engine.state import END_DEAD_TURN_CAP, END_NAMES, PHASE_NAMES
 from rummy_env.render import render_text
 from rummy_env.rules import RummyRules
 
@@ -140,8 +141,9 @@ class raw_env(AECEnv):
             for name in self.agents:
                 self.infos[name]["phase"] = phase
         if done:
+            ended = self.truncations if self.engine.state["end_reason"][0] == END_DEAD_TURN_CAP else self.terminations
             for name in self.agents:
-                self.terminations[name] = True
+                ended[name] = True
             self.agent_selection = self.possible_agents[(self.agent_name_mapping[agent] + 1) % len(self.possible_agents)]
         else:
             self.agent_selection = self.possible_agents[self._current[0]]

@@ -1,7 +1,7 @@
 """``make demo``: a seeded game of basic rummy between two baseline agents, shown as text, then the
 batched engine's throughput on this machine.
 
-``python -m rummy_env.demo [--seed 7] [--players 2] [--seconds 3]``
+``python -m agents.demo [--seed 7] [--players 2] [--seconds 3]``
 """
 
 from __future__ import annotations
