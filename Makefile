@@ -9,10 +9,17 @@ TEST_ARGS ?= -n 2
 
 .PHONY: demo test test-all bench clean
 
+# torch is pinned first to the CPU build that pip finds on this kind of machine; pyproject.toml keeps
+# a range, so users elsewhere are not pinned.
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e ".[dev,train]"
+	touch $@
+
+$(VENV)/.rllib: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e ".[dev,train,rllib]"
 	touch $@
 
 $(BENCH_VENV)/.installed:
@@ -27,7 +34,7 @@ demo: $(VENV)/.installed          ## a seeded game between baseline agents, then
 test: $(VENV)/.installed          ## the CI profile of the test-suite
 	$(PY) -m pytest -q $(TEST_ARGS) -m "not slow"
 
-test-all: $(VENV)/.installed      ## every test, slow ones and the thorough hypothesis profile included
+test-all: $(VENV)/.rllib          ## every test, slow ones (RLlib included) and the thorough hypothesis profile
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest -q $(TEST_ARGS)
 
 bench: $(VENV)/.installed $(BENCH_VENV)/.installed   ## throughput beside the anchors (a few minutes)

@@ -112,7 +112,7 @@ def test_observe_masks_spaces(players):
     rng = np.random.default_rng(3)
     assert env.observation_space("player_0") is env.observation_space("player_0")
     for _ in range(120):
-        if all(env.terminations.values()):
+        if all(env.terminations.values()) or all(env.truncations.values()):
             break
         acting = env.agent_selection
         for agent in env.possible_agents:
@@ -236,8 +236,8 @@ def test_state_contains_every_hand_and_the_stock_order(players):
                                                                                              "max_turns_per_round": 40})])
 def test_save_restore_round_trip_mid_game(players, knobs):
     """``save_game`` mid-game, JSON round trip, ``restore_game`` into a fresh env (reset with another
-    seed): continuing with the same actions gives the same observations, rewards, terminations and
-    infos as the original env, to the end of the episode. Restoring into the original env replays too."""
+    seed): continuing with the same actions gives the same observations, rewards, terminations,
+    truncations and infos as the original env, to the end of the episode. Restoring into the original env replays too."""
     rng = np.random.default_rng(players)
     original = rummy_env.env(num_players=players, **knobs)
     original.reset(seed=100 + players)
@@ -255,8 +255,9 @@ def test_save_restore_round_trip_mid_game(players, knobs):
             agent = env.agent_selection
             views = [env.observe(a) for a in env.possible_agents]
             out.append((agent, [v["observation"].tobytes() + v["action_mask"].tobytes() for v in views],
-                        dict(env.rewards), dict(env.terminations), json.dumps(env.infos, sort_keys=True)))
-            if all(env.terminations.values()):
+                        dict(env.rewards), dict(env.terminations), dict(env.truncations),
+                        json.dumps(env.infos, sort_keys=True)))
+            if all(env.terminations.values()) or all(env.truncations.values()):
                 break
             if actions is None:
                 action = int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"])))

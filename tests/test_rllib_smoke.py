@@ -47,7 +47,7 @@ def _random_legal(rng, mask) -> int:
 def test_adapter_matches_the_aec_env(num_players):
     """Same seed and actions through the adapter and the bare AEC env: only the acting seat observes,
     its mask is the AEC mask, every seat's rewards add up to its AEC total, the last step reaches
-    every seat with terminated=True."""
+    every seat with the AEC env's termination or truncation."""
     rng = np.random.default_rng(num_players)
     env = tr.make_env({"num_players": num_players})
     aec = rummy_env.raw_env("basic", num_players)
@@ -75,8 +75,12 @@ def test_adapter_matches_the_aec_env(num_players):
                 break
         else:
             pytest.fail("hand did not end")
-        assert terminateds["__all__"] and not truncateds["__all__"]
-        assert set(obs) == set(env.possible_agents) and all(terminateds[a] for a in env.possible_agents)
+        # Going out terminates the hand; the turn cap (B17) truncates it, as in the AEC env.
+        assert terminateds["__all__"] != truncateds["__all__"]
+        assert terminateds["__all__"] == all(aec.terminations.values())
+        assert truncateds["__all__"] == all(aec.truncations.values())
+        assert set(obs) == set(env.possible_agents)
+        assert all(terminateds[a] or truncateds[a] for a in env.possible_agents)
         assert all(not o["action_mask"].any() for o in obs.values())
         assert infos["player_0"]["end_reason"] == aec.infos["player_0"]["end_reason"]
         for name in env.possible_agents:
@@ -109,8 +113,8 @@ def _observations(env, rng, count):
     while len(out) < count:
         (agent, o), = obs.items()
         out.append(o)
-        obs, _, terminateds, _, _ = env.step({agent: _random_legal(rng, o["action_mask"])})
-        if terminateds["__all__"]:
+        obs, _, terminateds, truncateds, _ = env.step({agent: _random_legal(rng, o["action_mask"])})
+        if terminateds["__all__"] or truncateds["__all__"]:
             obs, _ = env.reset()
     return {key: torch.as_tensor(np.stack([o[key] for o in out])) for key in ("observations", "action_mask")}
 
@@ -149,10 +153,13 @@ def _play_hands(module, seed, hands, greedy):
             (agent, o), = obs.items()
             batch = {Columns.OBS: {k: torch.as_tensor(v)[None] for k, v in o.items()}}
             logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
-            action = int(logits.argmax()) if greedy else int(torch.multinomial(torch.softmax(logits, -1), 1, generator=rng))
-            obs, _, terminateds, _, _ = env.step({agent: action})
+            if greedy:
+                action = int(logits.argmax())
+            else:
+                action = int(torch.multinomial(torch.softmax(logits, -1), 1, generator=rng))
+            obs, _, terminateds, truncateds, _ = env.step({agent: action})
             steps += 1
-            if terminateds["__all__"]:
+            if terminateds["__all__"] or truncateds["__all__"]:
                 break
     return steps
 

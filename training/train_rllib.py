@@ -25,8 +25,8 @@ environment, e.g. ``pip install -e ".[rllib]"`` in the node image)::
 
 Each iteration prints the number of hands finished, their mean length (in env steps, every seat's
 actions counted), the mean return of each seat (zero-sum, so the sum over seats is ~0 and the per-seat
-means only show seat bias), the share of hands ended by a player going out (instead of the turn cap),
-and the learner's loss terms. ``--checkpoint-dir`` saves the algorithm after the last iteration (and
+means only show seat bias), the share of hands ended by a player going out (the rest are cut by the
+turn cap) and the learner's loss terms. ``--checkpoint-dir`` saves the algorithm after the last iteration (and
 every ``--checkpoint-every`` iterations); restore it with ``Algorithm.from_checkpoint(path)`` or take the
 policy alone with ``RLModule.from_checkpoint(path/learner_group/learner/rl_module/shared)``.
 """
@@ -78,7 +78,9 @@ class RummyMultiAgentEnv(MultiAgentEnv):
     * The AEC env reports every seat's reward at every step. A seat's reward is added up while it
       waits and handed to it together with its next observation (so it is credited to that seat's
       previous action), or at the end of the hand, when every seat gets its last observation, the
-      rest of its reward and ``terminated=True``.
+      rest of its reward and the AEC env's ending: ``terminated`` (a player went out) or
+      ``truncated`` (the turn cap ``max_turns_per_round`` cut the hand; RLlib then bootstraps from
+      the value of the last observation).
     """
 
     def __init__(self, config: dict | None = None):

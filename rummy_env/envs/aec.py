@@ -116,8 +116,7 @@ class raw_env(AECEnv):
         self.infos = {agent: {} for agent in self.agents}
         self._update_infos()
         if self.engine.done[0]:  # possible only with hand sizes that leave no stock (B17)
-            for name in self.agents:
-                self.terminations[name] = True
+            self._mark_episode_end()
         self.agent_selection = self.possible_agents[int(self._current[0])]
         if self.render_mode == "human":
             self.render()
@@ -141,15 +140,19 @@ class raw_env(AECEnv):
             for name in self.agents:
                 self.infos[name]["phase"] = phase
         if done:
-            ended = self.truncations if self.engine.state["end_reason"][0] == END_DEAD_TURN_CAP else self.terminations
-            for name in self.agents:
-                ended[name] = True
+            self._mark_episode_end()
             self.agent_selection = self.possible_agents[(self.agent_name_mapping[agent] + 1) % len(self.possible_agents)]
         else:
             self.agent_selection = self.possible_agents[self._current[0]]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _mark_episode_end(self) -> None:
+        """Every agent's episode is over: truncated at the engine's turn cap, terminated otherwise."""
+        ended = self.truncations if self.engine.state["end_reason"][0] == END_DEAD_TURN_CAP else self.terminations
+        for name in self.agents:
+            ended[name] = True
 
     def _update_infos(self) -> None:
         r = self.engine.state[0]
@@ -207,7 +210,6 @@ class raw_env(AECEnv):
         self.reset()
         self.engine.load(0, saved["position"])
         self._update_infos()
-        done = bool(self.engine.done[0])
-        for name in self.agents:
-            self.terminations[name] = done
+        if self.engine.done[0]:
+            self._mark_episode_end()
         self.agent_selection = self.possible_agents[int(self.engine.state["current"][0])]
