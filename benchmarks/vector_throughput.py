@@ -5,8 +5,10 @@
 * sb3-contrib ``MaskablePPO`` rollout collection (env stepping + policy inference + buffer writes,
   timed between rollout start and end; the gradient updates are not counted) on the native
   ``RummySB3VecEnv`` versus the usual ``SubprocVecEnv`` of single ``RummyGymEnv``s, in the same run.
+  Each gets its best torch setting on 2 cores: 2 threads in-process for the native env, 1 thread for
+  the learner beside the subprocesses (2 threads there fight the workers and run 5x slower).
 
-Usage: ``python benchmarks/vector_throughput.py [--seconds 5] [--ppo-envs 256] [--subproc-envs 2,8]``
+Usage: ``python benchmarks/vector_throughput.py [--seconds 5] [--ppo-envs 1024] [--subproc-envs 2,8]``
 (needs the ``train`` extra: torch, stable-baselines3, sb3-contrib).
 """
 
@@ -36,13 +38,13 @@ def vector_env_rate(batch: int, seconds: float, seed: int = 0) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def rollout_rate(venv, n_steps: int, rollouts: int) -> float:
+def rollout_rate(venv, n_steps: int, rollouts: int, torch_threads: int) -> float:
     """Median rollout-collection steps/s of MaskablePPO on ``venv`` over ``rollouts`` rollouts."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(torch_threads)
 
     class RolloutTimer(BaseCallback):
         def __init__(self):
@@ -77,15 +79,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--batches", default="1,64,1024,4096")
-    parser.add_argument("--ppo-envs", type=int, default=256)
+    parser.add_argument("--ppo-envs", type=int, default=1024)
     parser.add_argument("--subproc-envs", default="2,8")
     parser.add_argument("--rollouts", type=int, default=3)
     args = parser.parse_args(argv)
-
-    print("\nRummyVectorEnv, random legal play with auto-reset (basic, 2 players)\n")
-    print(f"| {'B':>5} | {'steps/s':>12} |\n|{'-' * 7}|{'-' * 14}|")
-    for batch in (int(b) for b in args.batches.split(",")):
-        print(f"| {batch:>5} | {vector_env_rate(batch, args.seconds):>12,.0f} |")
 
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
@@ -93,16 +90,23 @@ def main(argv=None) -> int:
 
     rows = []
     native = RummySB3VecEnv(args.ppo_envs, num_players=2, seed=0)
-    rows.append((f"native RummySB3VecEnv, {args.ppo_envs} envs", rollout_rate(native, 64, args.rollouts)))
+    rows.append((f"native RummySB3VecEnv, {args.ppo_envs} envs", rollout_rate(native, max(16, 16384 // args.ppo_envs), args.rollouts, 2)))
     for count in (int(c) for c in args.subproc_envs.split(",")):
         venv = SubprocVecEnv([make_single(seed) for seed in range(count)])
-        rows.append((f"SubprocVecEnv of {count} RummyGymEnv", rollout_rate(venv, max(64, 16384 // count // 4), args.rollouts)))
+        rows.append((f"SubprocVecEnv of {count} RummyGymEnv", rollout_rate(venv, max(64, 16384 // count // 4), args.rollouts, 1)))
         venv.close()
     baseline = max(rate for label, rate in rows[1:])
     print("\nMaskablePPO rollout collection (env + policy inference), basic, 2 players vs a random opponent\n")
     print(f"| {'vector env':<40} | {'steps/s':>10} | {'vs best SubprocVecEnv':>21} |\n|{'-' * 42}|{'-' * 12}|{'-' * 23}|")
     for label, rate in rows:
         print(f"| {label:<40} | {rate:>10,.0f} | {rate / baseline:>20.1f}x |")
+
+    # after the PPO runs: numba's OpenMP threads, once started by the parallel kernels, keep spinning
+    # a while after each launch and would slow a torch learner in this process
+    print("\nRummyVectorEnv, random legal play with auto-reset (basic, 2 players)\n")
+    print(f"| {'B':>5} | {'steps/s':>12} |\n|{'-' * 7}|{'-' * 14}|")
+    for batch in (int(b) for b in args.batches.split(",")):
+        print(f"| {batch:>5} | {vector_env_rate(batch, args.seconds):>12,.0f} |")
     return 0
 
 
