@@ -181,8 +181,9 @@ class RummyGymVectorEnv(gymnasium.vector.VectorEnv):
         terminations = finished & ~truncations
         if rows.size:
             seats = self.core.seats[rows]
-            self._final_obs[rows] = self.core.engine.observe(self.core.seats)[rows]
-            self._final_hand_score[rows] = self.core.engine.state["hand_scores"][rows, seats]
+            ended = self.core.engine.state[rows]  # a copy of just the finished records
+            self._final_obs[rows] = self.core.engine.observe_records(ended, seats)
+            self._final_hand_score[rows] = ended["hand_scores"][np.arange(rows.size), seats]
             self.core.start(finished)
         return self.core.observation(), rewards, terminations, truncations, self._infos(finished)
 
