@@ -1,5 +1,5 @@
-"""``make demo``: a seeded game of basic rummy between two baseline agents, shown as text, then the
-batched engine's throughput on this machine.
+"""``make demo``: a seeded game of basic rummy between baseline agents (HeuristicAgent in seat 0,
+GreedyAgent elsewhere), shown as text, then the batched engine's throughput on this machine.
 
 ``python -m agents.demo [--seed 7] [--players 2] [--seconds 3]``
 """
@@ -13,16 +13,17 @@ import numpy as np
 
 import rummy_env
 from agents.greedy_agent import GreedyAgent
+from agents.heuristic_agent import HeuristicAgent
 from agents.random_agent import RandomAgent
 
 
 def play_one_game(seed: int, players: int) -> None:
-    """A whole game (hands until someone reaches 150), GreedyAgent in seat 0, RandomAgent elsewhere."""
+    """A whole game (hands until someone reaches 150), HeuristicAgent in seat 0, GreedyAgent elsewhere."""
     env = rummy_env.env(num_players=players, render_mode="ansi", episode="game", first_dealer=0)
     env.reset(seed=seed)
     rules = env.unwrapped.rules
-    agents = {"player_0": GreedyAgent(rules)} | {f"player_{s}": RandomAgent() for s in range(1, players)}
-    names = {"player_0": "greedy"} | {f"player_{s}": "random" for s in range(1, players)}
+    agents = {"player_0": HeuristicAgent(rules)} | {f"player_{s}": GreedyAgent(rules) for s in range(1, players)}
+    names = {"player_0": "heuristic"} | {f"player_{s}": "greedy" for s in range(1, players)}
     print(f"Basic rummy, {players} players, seed {seed}: " + ", ".join(f"{a} = {n}" for a, n in names.items()))
     generator = np.random.default_rng(seed)
     hands_seen, shown_moves = 0, 0
