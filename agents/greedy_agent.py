@@ -20,7 +20,7 @@ class GreedyAgent:
         layout = ActionLayout.for_rules(rules)
         self.plays = slice(layout.meld_offset, layout.discard_offset)
         self.discards = slice(layout.discard_offset, layout.num_actions)
-        values = np.array([rules.card_value(card) for card in range(rules.num_card_types)], dtype=np.float64)
+        values = np.array(rules.card_values, dtype=np.float64)
         self.discard_preference = values + np.arange(rules.num_card_types) * 1e-3  # deterministic tie-break
         self.discard_offset = layout.discard_offset
 

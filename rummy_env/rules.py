@@ -180,6 +180,11 @@ class RummyRules:
         """Highest position a run may reach without wrapping: 13 (K) or 14 (a high ace)."""
         return 14 if self.ace_high_or_low else 13
 
+    @property
+    def card_values(self) -> tuple[int, ...]:
+        """Value in hand of every card type, indexed by card type."""
+        return tuple(self.card_value(card) for card in range(self.num_card_types))
+
     def card_value(self, card: int) -> int:
         """Value of a card left in hand (B12, B15)."""
         rank = cards.rank_of(card)

@@ -57,7 +57,7 @@ def kernel_config(rules: RummyRules, layout: ActionLayout) -> tuple[np.ndarray, 
     cfg[C_DISCARD_OFFSET] = layout.discard_offset
     cfg[C_FIRST_DEALER] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
     fcfg = np.array([rules.reward_scale, rules.illegal_action_penalty], dtype=np.float64)
-    values = np.array([rules.card_value(card) for card in range(rules.num_card_types)], dtype=np.int64)
+    values = np.array(rules.card_values, dtype=np.int64)
     cat = layout.catalogue
     catalogue = np.concatenate(
         [cat.cards.astype(np.int64), cat.kind[:, None], cat.key[:, None], cat.lo[:, None], cat.hi[:, None]], axis=1

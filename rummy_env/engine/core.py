@@ -166,6 +166,13 @@ class RummyEngine:
                                  self.rules.num_players, self.rules.num_card_types)
         return out
 
+    def episode_winners(self, records: np.ndarray) -> np.ndarray:
+        """``(len(records), P)`` int8: 1 for each seat that won the finished episode of each record
+        (the game's winners in "game" episodes, the seat credited with points in "hand" ones)."""
+        out = np.zeros((records.shape[0], self.rules.num_players), dtype=np.int8)
+        kernels.episode_winners_rows(records, self.cfg, out)
+        return out
+
     def step(self, actions: np.ndarray | Sequence[int], rows: np.ndarray | None = None) -> StepResult:
         """Apply one action per row (see the module docstring for illegal actions). With ``rows``
         (bool ``(B,)``), only those rows move; the others ignore their action and get no reward."""

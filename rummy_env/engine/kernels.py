@@ -663,6 +663,14 @@ def won_episode(r, seat: int, cfg) -> int:
 
 
 @nb.njit(**JIT)
+def episode_winners_rows(records, cfg, out) -> None:
+    """``out[i, q] = won_episode(records[i], q)`` for finished game records."""
+    for i in range(records.shape[0]):
+        for q in range(cfg[C_PLAYERS]):
+            out[i, q] = won_episode(records[i], q, cfg)
+
+
+@nb.njit(**JIT)
 def step_row(r, action: int, legal: bool, catalogue, values, cfg, fcfg, rewards) -> bool:
     """One step of one game; writes the seats' rewards and returns whether a hand ended."""
     rewards[:] = 0.0

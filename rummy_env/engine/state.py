@@ -59,6 +59,12 @@ END_NONE, END_OUT, END_DEAD_NO_DRAW, END_DEAD_RESHUFFLES, END_DEAD_TURN_CAP, END
 END_NAMES = ("none", "out", "dead_no_draw", "dead_reshuffles", "dead_turn_cap", "illegal_action")
 
 
+def truncated(records) -> np.ndarray | np.bool_:
+    """Whether finished games ended at the engine's turn cap (``max_turns_per_round``, B17): the one
+    end every env reports as a truncation rather than a termination. Takes records or a record."""
+    return records["end_reason"] == END_DEAD_TURN_CAP
+
+
 MAX_SEATS = 6
 
 

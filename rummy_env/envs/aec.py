@@ -33,7 +33,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from rummy_env.engine import RummyEngine
-from rummy_env.engine.state import END_DEAD_TURN_CAP, END_NAMES, PHASE_NAMES
+from rummy_env.engine.state import END_NAMES, PHASE_NAMES, truncated
 from rummy_env.render import render_text
 from rummy_env.rules import RummyRules
 
@@ -150,7 +150,7 @@ class raw_env(AECEnv):
 
     def _mark_episode_end(self) -> None:
         """Every agent's episode is over: truncated at the engine's turn cap, terminated otherwise."""
-        ended = self.truncations if self.engine.state["end_reason"][0] == END_DEAD_TURN_CAP else self.terminations
+        ended = self.truncations if truncated(self.engine.state[0]) else self.terminations
         for name in self.agents:
             ended[name] = True
 

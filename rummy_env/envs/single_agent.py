@@ -24,18 +24,18 @@ mask ``infos["_final_obs"]``) and the learner's final hand score in ``infos["fin
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import gymnasium
 import numpy as np
 
 from rummy_env.engine import RummyEngine
-from rummy_env.engine.state import END_DEAD_TURN_CAP
+from rummy_env.engine.state import truncated
 from rummy_env.envs.aec import make_rules
 from rummy_env.rules import RummyRules
 from rummy_env.sampling import uniform_legal_actions
 
-Opponent = Callable[[np.ndarray, np.ndarray], np.ndarray] | Any
+Opponent = Any  # a batched Policy (``act(observation, action_mask, rng)``) or a callable (observation, mask)
 
 
 class LearnerSeats:
@@ -100,9 +100,6 @@ class LearnerSeats:
     def action_masks(self) -> np.ndarray:
         return self.engine.legal_action_mask().astype(bool)
 
-    def truncated(self, rows: np.ndarray) -> np.ndarray:
-        return self.engine.state["end_reason"][rows] == END_DEAD_TURN_CAP
-
 
 def _spaces(engine: RummyEngine) -> tuple[gymnasium.spaces.Box, gymnasium.spaces.Discrete]:
     return (gymnasium.spaces.Box(0, 127, (engine.observation_size,), np.int8),
@@ -131,8 +128,8 @@ class RummyGymEnv(gymnasium.Env):
     def step(self, action: int):
         reward = float(self.core.learner_step(np.array([action]))[0])
         done = bool(self.core.engine.done[0])
-        truncated = done and bool(self.core.truncated(np.zeros(1, dtype=np.intp))[0])
-        return self.core.observation()[0].copy(), reward, done and not truncated, truncated, self._info()
+        cut = done and bool(truncated(self.core.engine.state[0]))
+        return self.core.observation()[0].copy(), reward, done and not cut, cut, self._info()
 
     def action_masks(self) -> np.ndarray:
         return self.core.action_masks()[0]
@@ -177,7 +174,7 @@ class RummyGymVectorEnv(gymnasium.vector.VectorEnv):
         finished = self.core.engine.done.copy()
         rows = np.flatnonzero(finished)
         truncations = np.zeros(self.num_envs, dtype=np.bool_)
-        truncations[rows] = self.core.truncated(rows)
+        truncations[rows] = truncated(self.core.engine.state[rows])
         terminations = finished & ~truncations
         if rows.size:
             seats = self.core.seats[rows]

@@ -38,7 +38,7 @@ import gymnasium
 import numpy as np
 
 from rummy_env.engine import RummyEngine
-from rummy_env.engine.state import END_DEAD_TURN_CAP
+from rummy_env.engine.state import truncated
 from rummy_env.envs.aec import make_rules
 from rummy_env.rules import RummyRules
 
@@ -90,15 +90,12 @@ class RummyVectorEnv:
         """Record how the episodes of ``rows`` ended before they are reset."""
         ended = self.engine.state[rows]  # a copy of just those records
         players = self.num_players
-        self._truncations[rows] = ended["end_reason"] == END_DEAD_TURN_CAP
+        self._truncations[rows] = truncated(ended)
         self._terminations[rows] = ~self._truncations[rows]
         self._final_observation[rows] = self.engine.observe_records(ended, actors)
         self._final_hand_scores[rows] = ended["hand_scores"][:, :players]
         self._final_totals[rows] = ended["totals"][:, :players]
-        if self.rules.episode == "game":
-            self._final_winners[rows] = ended["game_winners"][:, :players]
-        else:
-            self._final_winners[rows] = ended["hand_scores"][:, :players] > 0
+        self._final_winners[rows] = self.engine.episode_winners(ended)
 
     def _observation(self) -> dict[str, np.ndarray]:
         # the mask first: it is what the policy reads last, so it is still in cache (measured: the
