@@ -20,7 +20,7 @@ import numpy as np
 from rummy_env import cards
 from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK, ActionLayout
 from rummy_env.engine.observation import ObservationLayout
-from rummy_env.melds import KIND_RUN, KIND_SET
+from rummy_env.melds import describe_meld
 from rummy_env.rules import RummyRules
 
 
@@ -28,9 +28,10 @@ class HeuristicAgent:
     """See the module docstring; ``act(observation, action_mask, rng) -> actions`` over a batch."""
 
     def __init__(self, rules: RummyRules):
+        self.rules = rules
         self.layout = ActionLayout.for_rules(rules)
         self.observation_layout = ObservationLayout(rules)
-        self.values = np.array([rules.card_value(card) for card in range(rules.num_card_types)], dtype=np.float64)
+        self.values = np.array(rules.card_values, dtype=np.float64)
         catalogue = self.layout.catalogue
         self.meld_values = self.values[catalogue.cards].sum(axis=1)
         self.partners = self._partner_matrix(rules.num_card_types)
@@ -80,14 +81,10 @@ class HeuristicAgent:
         for members in catalogue.cards:
             if top in members and sum(holds[c] for c in members if c != top) == 2:
                 return True
-        kinds, slots = blocks["slot_kind"], blocks["slot_cards"]
-        for slot in np.flatnonzero(kinds):
-            members = np.flatnonzero(slots[slot])
-            if kinds[slot] == KIND_SET and cards.rank_of(top) == cards.rank_of(int(members[0])) and members.size < 4:
+        for members in blocks["slot_cards"][np.flatnonzero(blocks["slot_kind"])]:
+            try:  # the table meld with the top card added is still a meld under these rules
+                describe_meld(np.flatnonzero(members).tolist() + [top], self.rules)
                 return True
-            if kinds[slot] == KIND_RUN and cards.suit_of(top) == cards.suit_of(int(members[0])):
-                ranks = {cards.rank_of(int(c)) for c in members}
-                rank = cards.rank_of(top)
-                if (rank - 1 in ranks or rank + 1 in ranks) and rank not in ranks:
-                    return True
+            except ValueError:
+                continue
         return False
