@@ -1,8 +1,10 @@
 """The flat action layout: one ``Discrete(A)`` space whose blocks are derived from the rules.
 
 A turn is a few sub-steps taken by the same player: draw, then any number of plays, then a discard
-(or going out by a play). For ruleset ``basic`` with ``S`` table slots, ``T`` card types and a meld
-catalogue of ``M`` entries (``rummy_env.melds``):
+(or going out by a play). ``S`` table slots, ``T`` card types, a meld catalogue of ``M`` entries
+(``rummy_env.melds``).
+
+Ruleset ``basic``:
 
 =============================  ==============================================================
 action id                      meaning
@@ -17,6 +19,31 @@ action id                      meaning
 Defaults (basic, any player count): ``M = 96`` (52 sets + 44 runs), ``S = 17``, ``T = 52``,
 ``A = 1034``. ``ace_high_or_low`` adds the four Q-K-A runs (``M = 100``) and ``round_the_corner``
 the four K-A-2 runs (``M = 104``).
+
+Ruleset ``rami51`` (``T = 53``: the joker is card type 52; ``S = 36``; lay-off codes ``L = 54``):
+
+=====================================  ==========================================================
+action id                              meaning
+=====================================  ==========================================================
+``0``, ``1``                           DRAW_STOCK, DRAW_DISCARD (only if the card can be laid, R6)
+``2``                                  COMMIT: validate the tentative opening (R11.5)
+``3``                                  UNDO: take back every tentative play of the turn (R24)
+``4 .. 4+M-1``                         MELD ``m`` (3-card sets/runs, with at most one joker)
+``4+M + s*L + c``                      LAY_OFF onto slot ``s``: ``c < 52`` that natural card;
+                                       ``c = 52`` a joker at the low end of a run / into a set;
+                                       ``c = 53`` a joker at the high end of a run
+``TAKE + s*5 + k``                     TAKE a card from slot ``s`` (4+ cards, R13): run ``k=0``
+                                       its low end, ``k=1`` its high end; set ``k`` = that suit's
+                                       natural, ``k=4`` its joker
+``SWAP + s``                           replace the joker of slot ``s`` by the natural it stands
+                                       for (R14); the freed joker must go into a new meld
+``DISCARD + t``                        discard ``t`` (announcing "carte" when one card is left)
+``DISCARD + 53 + t``                   only with ``card_announcement="manual"``: discard ``t``
+                                       leaving one card WITHOUT announcing (penalty draw, R7)
+=====================================  ==========================================================
+
+Defaults (rami51): ``M = 338`` (52 sets, 78 joker sets, 48 runs + 144 joker runs), ``A = 2559``
+(``2612`` with manual announcement).
 """
 
 from __future__ import annotations
@@ -29,6 +56,10 @@ from rummy_env.rules import RummyRules
 
 DRAW_STOCK = 0
 DRAW_DISCARD = 1
+COMMIT = 2
+UNDO = 3
+JOKER_LOW, JOKER_HIGH = 52, 53  # rami51 lay-off codes of a joker
+TAKE_CHOICES = 5
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,47 +69,72 @@ class ActionLayout:
     catalogue: MeldCatalogue
     num_slots: int
     num_card_types: int
+    tentative: bool = False       # rami51: COMMIT, UNDO, TAKE and SWAP blocks
+    silent_discards: bool = False  # rami51 with card_announcement="manual"
 
     @classmethod
     def for_rules(cls, rules: RummyRules) -> "ActionLayout":
-        return cls(build_catalogue(rules), rules.num_slots, rules.num_card_types)
+        rami = rules.ruleset == "rami51"
+        return cls(build_catalogue(rules), rules.num_slots, rules.num_card_types, rami,
+                   rami and rules.card_announcement == "manual")
 
     @property
     def meld_offset(self) -> int:
-        return 2
+        return 4 if self.tentative else 2
+
+    @property
+    def layoff_codes(self) -> int:
+        """Lay-off codes per slot: the card types, plus (jokers) a joker's second end."""
+        return self.num_card_types + 1 if self.tentative else self.num_card_types
 
     @property
     def layoff_offset(self) -> int:
         return self.meld_offset + len(self.catalogue)
 
     @property
+    def take_offset(self) -> int:
+        return self.layoff_offset + self.num_slots * self.layoff_codes
+
+    @property
+    def swap_offset(self) -> int:
+        return self.take_offset + (self.num_slots * TAKE_CHOICES if self.tentative else 0)
+
+    @property
     def discard_offset(self) -> int:
-        return self.layoff_offset + self.num_slots * self.num_card_types
+        return self.swap_offset + (self.num_slots if self.tentative else 0)
 
     @property
     def num_actions(self) -> int:
-        return self.discard_offset + self.num_card_types
+        return self.discard_offset + self.num_card_types * (2 if self.silent_discards else 1)
 
     def meld(self, entry: int) -> int:
         return self.meld_offset + entry
 
     def lay_off(self, slot: int, card: int) -> int:
-        return self.layoff_offset + slot * self.num_card_types + card
+        return self.layoff_offset + slot * self.layoff_codes + card
 
-    def discard(self, card: int) -> int:
-        return self.discard_offset + card
+    def take(self, slot: int, choice: int) -> int:
+        return self.take_offset + slot * TAKE_CHOICES + choice
 
-    def meld_entry(self, meld_cards: list[int] | tuple[int, ...]) -> int:
-        """Catalogue entry holding exactly these three cards (``ValueError`` if there is none)."""
+    def swap(self, slot: int) -> int:
+        return self.swap_offset + slot
+
+    def discard(self, card: int, announce: bool = True) -> int:
+        return self.discard_offset + card + (0 if announce else self.num_card_types)
+
+    def meld_entry(self, meld_cards: list[int] | tuple[int, ...], joker_at: int | None = None) -> int:
+        """Catalogue entry holding exactly these three cards (``ValueError`` if there is none). A
+        joker run names the position its joker takes (``joker_at``), e.g. 7♠ 8♠ JK as 6♠ (6) or 9♠ (9);
+        without it the first matching entry is returned."""
         wanted = sorted(int(card) for card in meld_cards)
         for entry, members in enumerate(self.catalogue.cards):
-            if sorted(members.tolist()) == wanted:
+            if sorted(members.tolist()) == wanted and (joker_at is None or self.catalogue.joker_at[entry] == joker_at):
                 return entry
         raise ValueError(f"{cards.names(wanted)} is not a 3-card meld of the catalogue under these rules")
 
     def decode(self, action: int) -> tuple[str, int, int]:
-        """``(kind, a, b)``: ("draw_stock"|"draw_discard", -1, -1), ("meld", entry, -1),
-        ("lay_off", slot, card) or ("discard", card, -1)."""
+        """``(kind, a, b)``: ("draw_stock"|"draw_discard"|"commit"|"undo", -1, -1), ("meld", entry, -1),
+        ("lay_off", slot, code), ("take", slot, choice), ("swap", slot, -1), ("discard", card, announce)."""
         action = int(action)
         if not 0 <= action < self.num_actions:
             raise ValueError(f"action {action} is outside the action space 0..{self.num_actions - 1}")
@@ -86,12 +142,20 @@ class ActionLayout:
             return "draw_stock", -1, -1
         if action == DRAW_DISCARD:
             return "draw_discard", -1, -1
+        if action < self.meld_offset:
+            return ("commit" if action == COMMIT else "undo"), -1, -1
         if action < self.layoff_offset:
             return "meld", action - self.meld_offset, -1
+        if action < self.take_offset:
+            slot, code = divmod(action - self.layoff_offset, self.layoff_codes)
+            return "lay_off", slot, code
+        if action < self.swap_offset:
+            slot, choice = divmod(action - self.take_offset, TAKE_CHOICES)
+            return "take", slot, choice
         if action < self.discard_offset:
-            slot, card = divmod(action - self.layoff_offset, self.num_card_types)
-            return "lay_off", slot, card
-        return "discard", action - self.discard_offset, -1
+            return "swap", action - self.swap_offset, -1
+        card = action - self.discard_offset
+        return "discard", card % self.num_card_types, int(card < self.num_card_types)
 
     def to_str(self, action: int) -> str:
         """The action in words, e.g. ``"lay off 7♥ on slot 2"``."""
@@ -100,10 +164,20 @@ class ActionLayout:
             return "draw from the stock"
         if kind == "draw_discard":
             return "take the discard top"
+        if kind in ("commit", "undo"):
+            return "commit the opening" if kind == "commit" else "undo the tentative plays"
         if kind == "meld":
             members = " ".join(cards.symbol(int(card)) for card in self.catalogue.cards[a])
             what = "set" if self.catalogue.kind[a] == KIND_SET else "run"
-            return f"meld {what} {members}"
+            where = "" if self.catalogue.joker_at[a] < 0 else f" (joker at position {self.catalogue.joker_at[a]})"
+            return f"meld {what} {members}{where}"
         if kind == "lay_off":
+            if b >= cards.JOKER:
+                end = "low end / set" if b == JOKER_LOW else "high end"
+                return f"lay off {cards.symbol(cards.JOKER)} ({end}) on slot {a}"
             return f"lay off {cards.symbol(b)} on slot {a}"
-        return f"discard {cards.symbol(a)}"
+        if kind == "take":
+            return f"take choice {b} from slot {a}"
+        if kind == "swap":
+            return f"swap the joker of slot {a}"
+        return f"discard {cards.symbol(a)}" + ("" if b else " without announcing")

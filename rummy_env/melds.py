@@ -8,7 +8,13 @@ B15) and a round-the-corner run K-A-2 is positions 13..15.
 Catalogue order (the action layout depends on it):
 
 1. sets: for rank 1..13, for the omitted suit 0..3, the three cards of that rank in the other suits;
-2. runs: for suit 0..3, for start in ``run_starts(rules)``, positions start, start+1, start+2.
+2. (rami51) joker sets: for rank 1..13, for suits ``a < b``, the two naturals and a joker (R9);
+3. runs: for suit 0..3, for start in ``run_starts(rules)``, positions start, start+1, start+2, and
+   (rami51) after each the three variants with the joker at offset 0, 1, 2 standing for that card
+   (the joker's represented card is fixed by the entry, AR5).
+
+``joker_at`` of an entry is the run position its joker occupies, or -1 (no joker, or a 3-card joker
+set, whose joker represents one of two missing suits: undetermined, R9).
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ def rank_at(position: int) -> int:
 
 def run_starts(rules: RummyRules) -> range:
     """First positions of the catalogue's 3-card runs: A23..JQK, plus QKA (ace high), plus KA2 (corner)."""
-    if rules.round_the_corner:
+    if rules.wraps_runs:
         return range(1, 14)
     return range(1, rules.max_run_position - 1)
 
@@ -44,6 +50,7 @@ class MeldCatalogue:
     key: np.ndarray    # (M,) rank of a set, suit of a run
     lo: np.ndarray     # (M,) lowest position (a set: its rank)
     hi: np.ndarray     # (M,) highest position (a set: its rank)
+    joker_at: np.ndarray  # (M,) run position of the entry's joker, or -1
 
     def __len__(self) -> int:
         return len(self.kind)
@@ -51,21 +58,34 @@ class MeldCatalogue:
 
 def build_catalogue(rules: RummyRules) -> MeldCatalogue:
     """The catalogue for ``rules`` in the documented order."""
-    rows: list[tuple[tuple[int, int, int], int, int, int, int]] = []
+    jokers = rules.num_jokers > 0
+    rows: list[tuple[tuple[int, int, int], int, int, int, int, int]] = []
     for rank in range(1, cards.NUM_RANKS + 1):
         for omitted in range(cards.NUM_SUITS):
             members = tuple(cards.card_type(rank, suit) for suit in range(cards.NUM_SUITS) if suit != omitted)
-            rows.append((members, KIND_SET, rank, rank, rank))
+            rows.append((members, KIND_SET, rank, rank, rank, -1))
+    if jokers:
+        for rank in range(1, cards.NUM_RANKS + 1):
+            for low in range(cards.NUM_SUITS):
+                for high in range(low + 1, cards.NUM_SUITS):
+                    members = (cards.card_type(rank, low), cards.card_type(rank, high), cards.JOKER)
+                    rows.append((members, KIND_SET, rank, rank, rank, -1))
     for suit in range(cards.NUM_SUITS):
         for start in run_starts(rules):
-            members = tuple(cards.card_type(rank_at(p), suit) for p in range(start, start + 3))
-            rows.append((members, KIND_RUN, suit, start, start + 2))
+            positions = range(start, start + 3)
+            members = tuple(cards.card_type(rank_at(p), suit) for p in positions)
+            rows.append((members, KIND_RUN, suit, start, start + 2, -1))
+            if jokers:
+                for offset in range(3):
+                    with_joker = tuple(cards.JOKER if k == offset else card for k, card in enumerate(members))
+                    rows.append((with_joker, KIND_RUN, suit, start, start + 2, start + offset))
     return MeldCatalogue(
         cards=np.array([row[0] for row in rows], dtype=np.int16),
         kind=np.array([row[1] for row in rows], dtype=np.int8),
         key=np.array([row[2] for row in rows], dtype=np.int8),
         lo=np.array([row[3] for row in rows], dtype=np.int8),
         hi=np.array([row[4] for row in rows], dtype=np.int8),
+        joker_at=np.array([row[5] for row in rows], dtype=np.int8),
     )
 
 

@@ -27,8 +27,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from rummy_env import cards
 from rummy_env.actions import ActionLayout
-from rummy_env.engine import kernels, observation
+import numba
+
+from rummy_env.engine import kernels, observation, rami
 from rummy_env.engine.config import kernel_config
 from rummy_env.engine.state import state_dtype
 from rummy_env.rules import RummyRules
@@ -61,6 +64,8 @@ class RummyEngine:
         self.cfg, self.fcfg, self.values, self.catalogue, self.catalogue_bits = kernel_config(rules, self.layout)
         self.parallel = batch_size >= PARALLEL_FROM_BATCH if parallel is None else parallel
         self.state = np.zeros(batch_size, dtype=state_dtype(rules))
+        self.rami = rules.ruleset == "rami51"
+        self._work = self._search_buffers() if self.rami else None
         self._mask = np.zeros((batch_size, self.layout.num_actions), dtype=np.int8)
         self._obs = np.zeros((batch_size, self.observation_layout.size), dtype=np.int8)
         self._rewards = np.zeros((batch_size, rules.num_players), dtype=np.float32)
@@ -70,6 +75,15 @@ class RummyEngine:
         self._all_rows = np.ones(batch_size, dtype=np.bool_)
         self._no_decks = np.zeros((batch_size, rules.deck_size), dtype=np.int8)
         self._seed_rng = np.random.default_rng()
+
+    def _search_buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per-thread scratch of the rami51 no-dead-end search (``rami.finishable``): record copies,
+        candidate lists and a visited-position table."""
+        threads = numba.config.NUMBA_NUM_THREADS
+        scratch = np.zeros(threads * rami.SCRATCH_ROWS, dtype=self.state.dtype)
+        candidates = np.zeros((threads * rami.CANDIDATE_ROWS, rami.CANDIDATES), dtype=np.int16)
+        visited = np.zeros((threads, rami.VISITED), dtype=np.uint64)
+        return scratch, candidates, visited
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -126,28 +140,40 @@ class RummyEngine:
             deck_array, use_decks = self._no_decks, False
         else:
             deck_array, use_decks = self._check_decks(decks), True
-        kernels.new_game_rows(self.state, selected, seeds, deck_array, use_decks, dealer_array, self.values, self.cfg)
+        if self.rami:
+            rami.new_game_rows(self.state, selected, seeds, deck_array, use_decks, dealer_array, self._work,
+                               self.catalogue, self.catalogue_bits, self.values, self.cfg)
+        else:
+            kernels.new_game_rows(self.state, selected, seeds, deck_array, use_decks, dealer_array, self.values, self.cfg)
 
     def _check_decks(self, decks) -> np.ndarray:
         deck_array = np.asarray(decks, dtype=np.int64)
         if deck_array.ndim == 1:
             deck_array = np.broadcast_to(deck_array, (self.batch_size, deck_array.shape[0]))
-        expected = np.arange(self.rules.deck_size)
+        expected = np.sort(np.r_[np.tile(np.arange(cards.NUM_NATURAL_TYPES), self.rules.deck_copies),
+                                 [cards.JOKER] * self.rules.num_jokers])
         if deck_array.shape != (self.batch_size, self.rules.deck_size) or not all(
                 np.array_equal(np.sort(deck), expected) for deck in deck_array):
-            raise ValueError(f"decks must be permutations of the {self.rules.deck_size} card types, one per row")
+            raise ValueError(f"decks must be orderings of the {self.rules.deck_size} cards of the deck (card types), one per row")
         return np.ascontiguousarray(deck_array, dtype=np.int8)
 
     def next_hand(self, rows: np.ndarray | None = None) -> None:
         """Deal the next hand of the game in rows whose hand is over (the deal passes on, B5)."""
         selected = np.ones(self.batch_size, dtype=np.bool_) if rows is None else np.asarray(rows, dtype=np.bool_)
-        kernels.next_hand_rows(self.state, selected, self.values, self.cfg)
+        if self.rami:
+            rami.next_round_rows(self.state, selected, self._work, self.catalogue, self.catalogue_bits, self.values, self.cfg)
+        else:
+            kernels.next_hand_rows(self.state, selected, self.values, self.cfg)
 
     # ------------------------------------------------------------------ the three hot calls
     def legal_action_mask(self) -> np.ndarray:
         """``(B, A)`` int8: 1 for every legal action of each row's player to act (all 0 when over)."""
-        run = kernels.mask_rows_parallel if self.parallel else kernels.mask_rows
-        run(self.state, self._mask, self.catalogue, self.catalogue_bits, self.cfg)
+        if self.rami:
+            run = rami.mask_rows_parallel if self.parallel else rami.mask_rows
+            run(self.state, self._mask, self._work, self.catalogue, self.catalogue_bits, self.cfg)
+        else:
+            run = kernels.mask_rows_parallel if self.parallel else kernels.mask_rows
+            run(self.state, self._mask, self.catalogue, self.catalogue_bits, self.cfg)
         return self._mask
 
     def observe(self, seats: np.ndarray | None = None) -> np.ndarray:
@@ -180,12 +206,21 @@ class RummyEngine:
         if action_array.shape != (self.batch_size,):
             raise ValueError(f"expected {self.batch_size} actions, got an array of shape {action_array.shape}")
         active = self._all_rows if rows is None else np.asarray(rows, dtype=np.bool_)
-        row = kernels.check_actions(self.state, action_array, active, self.catalogue, self.cfg, self._legal)
+        if self.rami:
+            row = rami.check_actions(self.state, action_array, active, self._work, self.catalogue, self.catalogue_bits,
+                                     self.cfg, self._legal)
+        else:
+            row = kernels.check_actions(self.state, action_array, active, self.catalogue, self.cfg, self._legal)
         if row >= 0 and self.rules.illegal_action == "raise":
             raise IllegalActionError(f"row {row}: {self.explain_illegal(row, int(action_array[row]))}")
-        run = kernels.step_rows_parallel if self.parallel else kernels.step_rows
-        run(self.state, action_array, active, self._legal, self.catalogue, self.values, self.cfg, self.fcfg,
-            self._rewards, self._hand_ended)
+        if self.rami:
+            run = rami.step_rows_parallel if self.parallel else rami.step_rows
+            run(self.state, action_array, active, self._legal, self._work, self.catalogue, self.catalogue_bits,
+                self.values, self.cfg, self.fcfg, self._rewards, self._hand_ended)
+        else:
+            run = kernels.step_rows_parallel if self.parallel else kernels.step_rows
+            run(self.state, action_array, active, self._legal, self.catalogue, self.values, self.cfg, self.fcfg,
+                self._rewards, self._hand_ended)
         return StepResult(self._rewards, self._hand_ended)
 
     # ------------------------------------------------------------------ for people and tests
@@ -193,6 +228,8 @@ class RummyEngine:
         return self.layout.to_str(action)
 
     def is_legal(self, row: int, action: int) -> bool:
+        if self.rami:
+            return bool(rami.action_legal(self.state[row], int(action), self._work, self.catalogue, self.catalogue_bits, self.cfg))
         return bool(kernels.action_legal(self.state[row], int(action), self.catalogue, self.cfg))
 
     def explain_illegal(self, row: int, action: int) -> str:

@@ -18,7 +18,7 @@ from rummy_env.engine.config import (
     C_CORNER, C_DEAD_SCORING, C_DECK, C_DISCARD_OFFSET, C_END_MODE, C_EPISODE, C_FIRST_DEALER,
     C_FORBID_TAKEN, C_HAND_SIZE, C_KEEP_TOP, C_LAYOFF_OFFSET, C_MAX_HANDS, C_MAX_POS,
     C_MAX_RESHUFFLES, C_MAX_TURNS, C_MELD_BEFORE_LAYOFF, C_MELDS, C_MUST_DISCARD, C_NUM_HANDS, C_PLAYERS,
-    C_REWARD, C_RUMMY_MULT, C_SLOTS, C_TARGET, C_TYPES, C_WINNER_DEALS, F_PENALTY, F_REWARD_SCALE,
+    C_RAMI, C_REWARD, C_RUMMY_MULT, C_SLOTS, C_TARGET, C_TYPES, C_WINNER_DEALS, F_PENALTY, F_REWARD_SCALE,
 )
 from rummy_env.engine.state import (
     END_DEAD_NO_DRAW, END_DEAD_RESHUFFLES, END_DEAD_TURN_CAP, END_ILLEGAL, END_NONE, END_OUT,
@@ -636,15 +636,16 @@ def apply_row(r, action: int, catalogue, values, cfg) -> None:
 @nb.njit(**JIT)
 def add_end_rewards(r, cfg, fcfg, rewards) -> None:
     """Add the rewards of a hand that just ended: each seat's centred score
-    ``(P * s_q - sum s) / ((P - 1) * reward_scale)`` ("score"), or at the episode's end the centred
+    ``(P * s_q - sum s) / ((P - 1) * reward_scale)`` ("score"; negated for rami51's penalties), or at the episode's end the centred
     win share ``(P * w_q - 1) / (P - 1)`` with ``w_q = 1/k`` for each of ``k`` joint winners ("win")."""
     players = cfg[C_PLAYERS]
     if cfg[C_REWARD] == 0:
-        total = 0
+        total = 0.0
         for q in range(players):
             total += r.hand_scores[q]
+        sign = -1.0 if cfg[C_RAMI] else 1.0  # rami51 scores are penalties (R19)
         for q in range(players):
-            rewards[q] += (players * r.hand_scores[q] - total) / ((players - 1) * fcfg[F_REWARD_SCALE])
+            rewards[q] += sign * (players * r.hand_scores[q] - total) / ((players - 1) * fcfg[F_REWARD_SCALE])
     elif cfg[C_EPISODE] == 0 or r.phase == PHASE_GAME_OVER:
         winners = 0
         for q in range(players):
@@ -656,9 +657,12 @@ def add_end_rewards(r, cfg, fcfg, rewards) -> None:
 
 @nb.njit(**JIT)
 def won_episode(r, seat: int, cfg) -> int:
-    """1 if ``seat`` won the episode: the game ("game" episodes) or the hand (credited points)."""
+    """1 if ``seat`` won the episode: the game ("game" episodes), or the hand: credited points
+    (basic), went out (rami51, whose hand scores are penalties)."""
     if cfg[C_EPISODE] == 1:
         return r.game_winners[seat]
+    if cfg[C_RAMI]:
+        return 1 if r.winner == seat else 0
     return 1 if r.hand_scores[seat] > 0 else 0
 
 

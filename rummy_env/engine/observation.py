@@ -31,6 +31,20 @@ block                  size    content
 ``reshuffles``         1       stock rebuilds this hand (max 127)
 =====================  ======  ==================================================================
 
+Ruleset ``rami51`` appends (its card planes have ``T = 53`` entries, the last one the joker, and
+count both copies of a card):
+
+=====================  ======  ==================================================================
+``slot_joker``         S       where the slot's joker sits, plus 1: a run position (1..25), a
+                               4-card set's missing suit (1..4); 0 = no joker or undetermined
+``slot_tentative``     S       1 for a meld of the tentative opening of the player to act
+``opened``             P       1 if seat ``r`` has opened this round (R11)
+``pending``            T       cards the player to act took from melds this turn (R13)
+``turn_state``         7       dealer's first turn, taken card laid, freed jokers, tentative plays,
+                               undos used, touched an old meld, had opened at turn start
+``turn_points``        2       R10 points of own cards laid this turn = 128 * high + low
+=====================  ======  ==================================================================
+
 Nothing hidden is in it: the stock order, other hands (beyond what was taken face up) and the
 generator state never enter. ``ObservationLayout.split`` names the blocks of an observation.
 """
@@ -48,6 +62,7 @@ BLOCKS = ("hand", "discard_top", "discard_age", "known", "table_by_seat", "slot_
           "hand_sizes", "stock_size", "discard_size", "phase", "current_player", "dealer", "slot_kind",
           "slot_owner", "has_played", "has_melded", "totals_high", "totals_low", "turns", "hands_played",
           "reshuffles")
+RAMI_BLOCKS = ("slot_joker", "slot_tentative", "opened", "pending", "turn_state", "turn_points")
 
 
 class ObservationLayout:
@@ -62,20 +77,23 @@ class ObservationLayout:
             "current_player": (players,), "dealer": (players,), "slot_kind": (slots,), "slot_owner": (slots,),
             "has_played": (players,), "has_melded": (players,), "totals_high": (players,), "totals_low": (players,),
             "turns": (2,), "hands_played": (2,), "reshuffles": (1,),
+            "slot_joker": (slots,), "slot_tentative": (slots,), "opened": (players,), "pending": (types,),
+            "turn_state": (7,), "turn_points": (2,),
         }
-        self.shapes = {name: shapes[name] for name in BLOCKS}
+        self.blocks = BLOCKS + (RAMI_BLOCKS if rules.ruleset == "rami51" else ())
+        self.shapes = {name: shapes[name] for name in self.blocks}
         self.offsets: dict[str, int] = {}
         position = 0
-        for name in BLOCKS:
+        for name in self.blocks:
             self.offsets[name] = position
             position += int(np.prod(self.shapes[name]))
         self.size = position
-        self.kernel_offsets = np.array([self.offsets[name] for name in BLOCKS], dtype=np.int64)
+        self.kernel_offsets = np.array([self.offsets.get(name, -1) for name in BLOCKS + RAMI_BLOCKS], dtype=np.int64)
 
     def split(self, observation: np.ndarray) -> dict[str, np.ndarray]:
         """Named views into one observation vector (or a batch of them, last axis)."""
         views = {}
-        for name in BLOCKS:
+        for name in self.blocks:
             start = self.offsets[name]
             size = int(np.prod(self.shapes[name]))
             views[name] = observation[..., start:start + size].reshape(observation.shape[:-1] + self.shapes[name])
@@ -84,7 +102,16 @@ class ObservationLayout:
 
 (O_HAND, O_TOP, O_AGE, O_KNOWN, O_TABLE, O_SLOTS, O_TAKEN, O_HAND_SIZES, O_STOCK, O_PILE, O_PHASE, O_CURRENT,
  O_DEALER, O_SLOT_KIND, O_SLOT_OWNER, O_HAS_PLAYED, O_HAS_MELDED, O_TOTALS_HIGH, O_TOTALS_LOW, O_TURNS,
- O_HANDS, O_RESHUFFLES) = range(len(BLOCKS))
+ O_HANDS, O_RESHUFFLES, O_SLOT_JOKER, O_SLOT_TENTATIVE, O_OPENED, O_PENDING, O_TURN_STATE,
+ O_TURN_POINTS) = range(len(BLOCKS) + len(RAMI_BLOCKS))
+
+
+@nb.njit(**JIT)
+def split_int8(value: float) -> tuple:
+    """A non-negative count as two int8 digits ``(high, low)`` with ``value = 128 * high + low``
+    (high saturates at 127)."""
+    n = max(int(value), 0)
+    return min(n // 128, 127), n % 128
 
 
 @nb.njit(**JIT)
@@ -107,8 +134,11 @@ def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
         out[offsets[O_HAND_SIZES] + rel] = r.hand_n[other]
         out[offsets[O_HAS_PLAYED] + rel] = r.has_played[other]
         out[offsets[O_HAS_MELDED] + rel] = r.has_melded[other]
-        out[offsets[O_TOTALS_HIGH] + rel] = r.totals[other] // 128
-        out[offsets[O_TOTALS_LOW] + rel] = r.totals[other] % 128
+        high, low = split_int8(r.totals[other])
+        out[offsets[O_TOTALS_HIGH] + rel] = high
+        out[offsets[O_TOTALS_LOW] + rel] = low
+        if offsets[O_OPENED] >= 0:
+            out[offsets[O_OPENED] + rel] = r.opened[other]
     for slot in range(r.slot_n):
         base = offsets[O_SLOTS] + slot * types
         out[base:base + types] = r.slot_cards[slot]
@@ -116,8 +146,8 @@ def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
         out[offsets[O_SLOT_OWNER] + slot] = (r.slot_owner[slot] - seat) % players + 1
     if r.taken >= 0:
         out[offsets[O_TAKEN] + r.taken] = 1
-    out[offsets[O_STOCK]] = r.stock_n
-    out[offsets[O_PILE]] = pile_n
+    out[offsets[O_STOCK]] = min(r.stock_n, 127)
+    out[offsets[O_PILE]] = min(pile_n, 127)
     if r.phase == PHASE_DRAW:
         out[offsets[O_PHASE]] = 1
     elif r.phase == PHASE_PLAY:
@@ -131,6 +161,31 @@ def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
     out[offsets[O_HANDS]] = r.hands_played // 128
     out[offsets[O_HANDS] + 1] = r.hands_played % 128
     out[offsets[O_RESHUFFLES]] = min(r.reshuffles, 127)
+    if offsets[O_SLOT_JOKER] >= 0:
+        observe_rami_turn(r, seat, out, offsets, types)
+
+
+@nb.njit(**JIT)
+def observe_rami_turn(r, seat: int, out, offsets, types: int) -> None:
+    """The rami51 blocks: jokers on the table, the tentative opening and the turn's obligations
+    (all public: every play is made face up)."""
+    for slot in range(r.slot_n):
+        if r.slot_cards[slot, types - 1] > 0:
+            out[offsets[O_SLOT_JOKER] + slot] = r.slot_joker[slot] + 1
+        out[offsets[O_SLOT_TENTATIVE] + slot] = r.slot_tentative[slot]
+    if r.phase == PHASE_PLAY:
+        out[offsets[O_PENDING]:offsets[O_PENDING] + types] = r.pending
+        base = offsets[O_TURN_STATE]
+        out[base] = r.first_turn
+        out[base + 1] = r.taken_laid
+        out[base + 2] = r.freed_jokers
+        out[base + 3] = r.tentative
+        out[base + 4] = r.undos
+        out[base + 5] = r.touched_table
+        out[base + 6] = r.opened_at_start
+        high, low = split_int8(r.turn_points)
+        out[offsets[O_TURN_POINTS]] = high
+        out[offsets[O_TURN_POINTS] + 1] = low
 
 
 @nb.njit(**JIT)

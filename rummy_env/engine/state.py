@@ -26,8 +26,10 @@ slot_key          (S,)      rank of a set, suit of a run
 slot_lo, slot_hi  (S,)      end positions of a run (a set: its rank)
 slot_count        (S,)      cards in the meld
 slot_cards        (S,T)     card counts per slot
-slot_joker        (S,)      card a joker represents in the slot, -1 (jokers: rami51)
+slot_joker        (S,)      where the slot's joker sits: a run position, a 4-card set's missing
+                            suit; -1 for no joker or a 3-card joker set (rami51, R9)
 slot_tentative    (S,)      1 while the slot is a tentative play (rami51 opening)
+slot_pure         (S,)      1 for a run laid this turn with no joker, of own cards (R11.2, AR8)
 table_by_seat     (P,T)     table cards by the seat that laid them
 has_played        (P,)      melded or laid off in an earlier turn of this hand (B13)
 has_melded        (P,)      laid a new meld this hand (``must_meld_before_layoff``)
@@ -41,6 +43,26 @@ hand_scores       (P,)      points credited in the last finished hand
 totals            (P,)      game totals
 game_winners      (P,)      1 for each winner once the game is over (ties are joint)
 illegal_by        ()        seat whose illegal action ended the game (penalty policy), or -1
+================  ========  =================================================================
+
+Fields of the rami51 turn (zero in basic):
+
+================  ========  =================================================================
+opened            (P,)      the seat's opening has been validated this round (R11.5)
+first_turn        ()        the dealer's first turn of the round: no draw (R5)
+opened_at_start   ()        the player to act had opened before this turn
+taken_laid        ()        the discard-pile card taken this turn is on the table (R6)
+pending           (T,)      cards taken from melds this turn, still in hand (R13)
+freed_jokers      ()        jokers freed by SWAP this turn, still in hand (R14)
+tentative         ()        tentative plays since the last COMMIT/UNDO (R11.5)
+turn_points       ()        R10 points of own cards laid this turn
+turn_jokers       ()        jokers laid this turn (Lebanese scaling, R21.5)
+touched_table     ()        a play of this turn changed a meld that was on the table at its start
+start_slots       ()        slots in use at the start of the turn
+doomed            ()        a penalty draw could not rebuild the stock: dead at the next turn (R17)
+all_at_once       ()        the last round's winner went out all at once (R16)
+joker_finish      ()        … and made a joker his final discard (R19)
+u_*                         the position before the first tentative play, for UNDO (R24)
 ================  ========  =================================================================
 """
 
@@ -74,15 +96,15 @@ def state_dtype(rules: RummyRules) -> np.dtype:
     Seat-indexed fields always have ``MAX_SEATS`` entries (seats past ``num_players`` stay empty), so
     every player count shares one record type and the kernels compile once per deck, not once per
     player count."""
-    return _record_dtype(rules.num_card_types, rules.deck_size, rules.num_slots)
+    return _record_dtype(rules.num_card_types, rules.deck_size, rules.num_slots, rules.ruleset == "rami51")
 
 
 @functools.lru_cache(maxsize=None)
-def _record_dtype(types: int, cards: int, slots: int) -> np.dtype:
+def _record_dtype(types: int, cards: int, slots: int, tentative: bool) -> np.dtype:
     """One dtype object per shape: numba's dispatcher recognises a record type it has seen by the
     dtype object, and an equal but new object sends every call down its slow typing path."""
     players = MAX_SEATS
-    return np.dtype([
+    fields = [
         ("rng", np.uint64),
         ("phase", np.int8), ("current", np.int8), ("dealer", np.int8), ("taken", np.int8),
         ("played_turn", np.int8), ("undos", np.int8),
@@ -98,6 +120,22 @@ def _record_dtype(types: int, cards: int, slots: int) -> np.dtype:
         ("has_played", np.int8, (players,)), ("has_melded", np.int8, (players,)),
         ("turns", np.int16), ("reshuffles", np.int16), ("hands_played", np.int16),
         ("winner", np.int8), ("rummy", np.int8), ("end_reason", np.int8), ("illegal_by", np.int8),
-        ("hand_scores", np.int32, (players,)), ("totals", np.int32, (players,)),
+        ("hand_scores", np.float64, (players,)), ("totals", np.float64, (players,)),
         ("game_winners", np.int8, (players,)),
-    ], align=True)
+        ("opened", np.int8, (players,)), ("first_turn", np.int8), ("opened_at_start", np.int8),
+        ("taken_laid", np.int8), ("freed_jokers", np.int8), ("tentative", np.int8), ("touched_table", np.int8),
+        ("start_slots", np.int8), ("doomed", np.int8), ("all_at_once", np.int8), ("joker_finish", np.int8),
+        ("turn_jokers", np.int8), ("turn_points", np.int16),
+        ("pending", np.int8, (types,)), ("slot_pure", np.int8, (slots,)),
+    ]
+    if tentative:  # the position before the first tentative play of the turn (R24)
+        fields += [
+            ("u_hand", np.int8, (types,)), ("u_known", np.int8, (types,)), ("u_pending", np.int8, (types,)),
+            ("u_hand_n", np.int8), ("u_slot_n", np.int8), ("u_taken_laid", np.int8), ("u_turn_points", np.int16),
+            ("u_turn_jokers", np.int8), ("u_touched_table", np.int8),
+            ("u_slot_kind", np.int8, (slots,)), ("u_slot_owner", np.int8, (slots,)), ("u_slot_key", np.int8, (slots,)),
+            ("u_slot_lo", np.int8, (slots,)), ("u_slot_hi", np.int8, (slots,)), ("u_slot_count", np.int8, (slots,)),
+            ("u_slot_joker", np.int8, (slots,)), ("u_slot_pure", np.int8, (slots,)),
+            ("u_slot_cards", np.int8, (slots, types)), ("u_table_by_seat", np.int8, (players, types)),
+        ]
+    return np.dtype(fields, align=True)

@@ -1,0 +1,1418 @@
+"""Compiled kernels of the rami51 ruleset (RULES.md §2): jokers, the 51-point opening, TAKE, SWAP.
+
+Same record, same engine and same action space conventions as the basic ruleset (``kernels``);
+this module holds what rami51 adds. Rule ids in comments point into RULES.md.
+
+Legality has two layers. *Local* predicates (``play_ok``, ``discard_ok``, ``commit_ok``, ``undo_ok``)
+check one action against the position. The *no-dead-end* obligation (R23) is then decided by
+``finishable``: a depth-first search over the engine's own plays, applied to copies of the record,
+until some legal end of the turn is reached (a discard, or going out by a play). While an UNDO
+remains and a tentative play exists, a position counts as finishable (R24). The mask, the step and
+the DRAW_DISCARD test (``can_use``, searched without undo, AR2) all use these same functions.
+
+Bookkeeping of one turn (fields described in ``state``): cards taken from melds are *pending*
+(R13), a joker freed by SWAP is a *freed joker* (R14); a MELD consumes pending copies before own
+copies and needs one own card (two with a freed joker); lay-offs and discards use own copies only.
+Points of the opening (R10) are added as own cards are laid, in the position they take.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from rummy_env.engine.config import (
+    C_AAO_CRITERIA, C_AAO_PURE, C_AAO_TABLE, C_ACE_BOTH, C_ACE_FIXED, C_ALLOW_TAKE, C_BURNT, C_BURNT_PILE,
+    C_CIRCULAR, C_DEAD_SCORING, C_DEALER_MAY_MELD, C_DECK, C_DISCARD_OFFSET, C_END_MODE, C_EPISODE,
+    C_FINAL_DISCARD, C_FIRST_DEALER, C_FLAT100, C_FREED_LAYOFF, C_HAND_SIZE, C_JOKER_OPEN_MODE,
+    C_JOKER_OPEN_VALUE, C_JOKER_OPP_SET, C_KEEP_TOP, C_LAYOFF_CODES, C_LAYOFF_OFFSET, C_MANUAL_ANNOUNCE,
+    C_MAX_HANDS, C_MAX_RESHUFFLES, C_MAX_TURNS, C_MAX_UNDOS, C_MELD_OFFSET, C_MELDS, C_NON_OPENER, C_NUM_HANDS,
+    C_OPEN_PURE, C_OPEN_THRESHOLD, C_OPEN_USE_TABLE, C_PENALTY_CARDS, C_PICKUP_EVERY, C_PICKUP_MIN,
+    C_PICKUP_SECOND_ROUND, C_PLAYERS, C_PURE_OWN_ONLY, C_ROUNDING, C_SCALING, C_SLOTS, C_SWAP_OFFSET,
+    C_SWAP_PRIOR, C_TAKE_JOKER, C_TAKE_OFFSET, C_TAKE_OWN, C_TARGET, C_TYPES, F_AAO_MULT, F_JOKER_FINISH,
+    F_PENALTY, F_SCALE,
+)
+from rummy_env.engine.kernels import JIT, add_end_rewards, card_bit, random_below, seeded_state, shuffle_prefix
+from rummy_env.engine.state import (
+    END_DEAD_NO_DRAW, END_DEAD_RESHUFFLES, END_DEAD_TURN_CAP, END_ILLEGAL, END_NONE, END_OUT, PHASE_DRAW,
+    PHASE_GAME_OVER, PHASE_HAND_OVER, PHASE_PLAY,
+)
+from rummy_env.melds import KIND_EMPTY, KIND_RUN, KIND_SET
+
+JOKER = 52
+CAT_KIND, CAT_KEY, CAT_LO, CAT_HI, CAT_JOKER = 3, 4, 5, 6, 7
+SEARCH_DEPTH = 40         # plays explored in one turn (each play lays or takes a card)
+CANDIDATES = 1024         # local candidates kept per search level
+VISITED = 1 << 13         # positions remembered per search (open addressing); beyond it, no memo
+SCRATCH_ROWS = SEARCH_DEPTH + 2    # per worker: the search levels, plus one row for the tested action
+CANDIDATE_ROWS = SEARCH_DEPTH + 1  # per worker: the search levels, plus the mask's own list
+
+
+# ---------------------------------------------------------------------------------------- cards
+@nb.njit(**JIT)
+def rank_of(card: int) -> int:
+    return card % 13 + 1
+
+
+@nb.njit(**JIT)
+def suit_of(card: int) -> int:
+    return card // 13
+
+
+@nb.njit(**JIT)
+def card_at(suit: int, position: int) -> int:
+    """The natural card of ``suit`` at run position ``position`` (wrapping past 14, R20)."""
+    return suit * 13 + (position - 1) % 13
+
+
+@nb.njit(**JIT)
+def own(r, p: int, card: int) -> int:
+    """Own (not pending, not freed) copies of ``card`` in seat ``p``'s hand."""
+    n = r.hand[p, card] - r.pending[card]
+    if card == JOKER:
+        n -= r.freed_jokers
+    return n
+
+
+@nb.njit(**JIT)
+def natural_points(card: int, position: int, cfg) -> int:
+    """R10 value of a natural card laid at run ``position`` (0 = in a set); ace 1 low, 11 after a
+    king or in a set (AR11), always ``ace_fixed_value`` under the Lebanese rule (R21.1)."""
+    rank = rank_of(card)
+    if rank == 1:
+        if cfg[C_ACE_FIXED] > 0:
+            return cfg[C_ACE_FIXED]
+        return 1 if position == 1 else 11
+    return min(rank, 10)
+
+
+@nb.njit(**JIT)
+def joker_points(represented: int, position: int, cfg) -> int:
+    """R10 value of a laid joker: the represented card's (AR12), 0, or a fixed value (AR15)."""
+    mode = cfg[C_JOKER_OPEN_MODE]
+    if mode == 1:
+        return 0
+    if mode == 2:
+        return cfg[C_JOKER_OPEN_VALUE]
+    return natural_points(represented, position, cfg)
+
+
+@nb.njit(**JIT)
+def max_points(card: int, cfg) -> int:
+    """Largest R10 value ``card`` can bring to an opening (an upper bound for pruning)."""
+    if card == JOKER:
+        mode = cfg[C_JOKER_OPEN_MODE]
+        if mode == 1:
+            return 0
+        if mode == 2:
+            return cfg[C_JOKER_OPEN_VALUE]
+        return cfg[C_ACE_FIXED] if cfg[C_ACE_FIXED] > 10 else 11
+    return natural_points(card, 14, cfg)
+
+
+# ---------------------------------------------------------------------------------------- meld geometry
+@nb.njit(**JIT)
+def run_end_position(r, slot: int, high: bool, cfg) -> int:
+    """Position a card added at the low/high end of run ``slot`` would take, or 0 if that end is
+    closed (no wrap by default, R2; 14 cards at most with both aces, AR10; 13 circular, R20)."""
+    lo, hi = r.slot_lo[slot], r.slot_hi[slot]
+    if cfg[C_CIRCULAR]:
+        if hi - lo + 1 >= 13:
+            return 0
+        return hi + 1 if high else lo - 1
+    if high:
+        if hi + 1 > 14 or (hi + 1 == 14 and lo == 1 and not cfg[C_ACE_BOTH]):
+            return 0
+        return hi + 1
+    if lo - 1 < 1 or (lo - 1 == 1 and hi == 14 and not cfg[C_ACE_BOTH]):
+        return 0
+    return lo - 1
+
+
+@nb.njit(**JIT)
+def natural_run_end(r, slot: int, card: int, cfg) -> int:
+    """Position ``card`` takes when laid off on run ``slot`` (0: it does not fit). A card that fits
+    both ends goes to the high end (only a 12-card circular run or an ace on 2..K; for the ace the
+    high end is worth 11 and leaves the same later plays)."""
+    if suit_of(card) != r.slot_key[slot]:
+        return 0
+    high = run_end_position(r, slot, True, cfg)
+    if high > 0 and card_at(r.slot_key[slot], high) == card:
+        return high
+    low = run_end_position(r, slot, False, cfg)
+    if low != 0 and card_at(r.slot_key[slot], low) == card:
+        return low
+    return 0
+
+
+@nb.njit(**JIT)
+def set_missing_suit(r, slot: int) -> int:
+    """The one suit of a 4-card joker set that no natural holds (R9)."""
+    for suit in range(4):
+        if r.slot_cards[slot, suit * 13 + r.slot_key[slot] - 1] == 0:
+            return suit
+    return -1
+
+
+@nb.njit(**JIT)
+def burnt(r, card: int, cfg) -> bool:
+    """Both copies of ``card`` are in table melds (+ the discard pile with the knob): a joker may
+    then stand for it in a run (Lebanese R21.2, AL2)."""
+    if not cfg[C_BURNT]:
+        return True
+    n = 0
+    for slot in range(r.slot_n):
+        n += r.slot_cards[slot, card]
+    if cfg[C_BURNT_PILE]:
+        for k in range(r.pile_n):
+            if r.pile[k] == card:
+                n += 1
+    return n >= 2
+
+
+@nb.njit(**JIT)
+def represented(r, slot: int) -> int:
+    """The natural card the joker of ``slot`` stands for, or -1 (no joker, 3-card joker set)."""
+    if r.slot_cards[slot, JOKER] == 0 or r.slot_joker[slot] < 0:
+        return -1
+    if r.slot_kind[slot] == KIND_RUN:
+        return card_at(r.slot_key[slot], r.slot_joker[slot])
+    return r.slot_joker[slot] * 13 + r.slot_key[slot] - 1
+
+
+# ---------------------------------------------------------------------------------------- turn facts
+@nb.njit(**JIT)
+def pending_total(r) -> int:
+    n = r.freed_jokers
+    for card in range(JOKER + 1):
+        n += r.pending[card]
+    return n
+
+
+@nb.njit(**JIT)
+def threshold(r, cfg) -> int:
+    """Points the opening needs: 51 (or the knob), 71 after a Lebanese discard pickup (R21.3)."""
+    if r.taken >= 0 and cfg[C_PICKUP_MIN] > cfg[C_OPEN_THRESHOLD]:
+        return cfg[C_PICKUP_MIN]
+    return cfg[C_OPEN_THRESHOLD]
+
+
+@nb.njit(**JIT)
+def has_pure_run(r) -> bool:
+    """A run laid this turn with no joker and only own cards (R11.2, AR8)."""
+    for slot in range(r.start_slots, r.slot_n):
+        if r.slot_pure[slot]:
+            return True
+    return False
+
+
+@nb.njit(**JIT)
+def may_play(r, cfg) -> bool:
+    """Plays are allowed at all: not on the dealer's first turn with the knob off (R5, AR1)."""
+    return r.phase == PHASE_PLAY and not (r.first_turn and not cfg[C_DEALER_MAY_MELD])
+
+
+@nb.njit(**JIT)
+def table_allowed(r, slot: int, cfg) -> bool:
+    """A non-opened player may touch a meld that was on the table at turn start only with
+    ``opening_may_use_table`` (R11.3)."""
+    return r.opened[r.current] or slot >= r.start_slots or cfg[C_OPEN_USE_TABLE]
+
+
+@nb.njit(**JIT)
+def out_ok(r, cfg) -> bool:
+    """Going out now (empty hand) is legal: nothing pending, the taken card laid, and a turn that
+    began not opened is an all-at-once out that passes R16 (R11.5 (ii))."""
+    if pending_total(r) > 0 or (r.taken >= 0 and not r.taken_laid):
+        return False
+    if r.opened_at_start:
+        return True
+    if r.touched_table and not cfg[C_AAO_TABLE]:
+        return False
+    if r.opened[r.current]:  # committed earlier this turn
+        return True
+    if cfg[C_AAO_CRITERIA] and r.turn_points < threshold(r, cfg):
+        return False
+    if cfg[C_OPEN_PURE] and cfg[C_AAO_PURE] and not has_pure_run(r):
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------- local legality
+@nb.njit(**JIT)
+def meld_ok(r, entry: int, catalogue, cfg) -> bool:
+    """MELD ``entry`` (R8, R9, R13, R14): cards in hand, pending copies first, at least one own card
+    (two beside a freed joker); a joker run needs its card burnt (Lebanese); R15 "required"."""
+    p = r.current
+    if r.slot_n >= cfg[C_SLOTS]:
+        return False
+    own_used, freed_used = 0, 0
+    for k in range(3):
+        card = catalogue[entry, k]
+        if r.hand[p, card] == 0:
+            return False
+        if card == JOKER and r.freed_jokers > 0:
+            freed_used = 1
+        elif r.pending[card] == 0:
+            own_used += 1
+    if own_used < 1 + freed_used:
+        return False
+    if catalogue[entry, CAT_JOKER] > 0:
+        if not burnt(r, card_at(catalogue[entry, CAT_KEY], catalogue[entry, CAT_JOKER]), cfg):
+            return False
+    return not (cfg[C_FINAL_DISCARD] == 0 and r.hand_n[p] == 3)
+
+
+@nb.njit(**JIT)
+def lay_off_ok(r, slot: int, code: int, cfg) -> bool:
+    """LAY_OFF (R12, R9, AR6, R21.2): own card (a freed joker with "new_meld_or_layoff"); fits."""
+    p = r.current
+    if slot >= r.slot_n or not table_allowed(r, slot, cfg):
+        return False
+    if cfg[C_FINAL_DISCARD] == 0 and r.hand_n[p] == 1:
+        return False
+    kind = r.slot_kind[slot]
+    if code < JOKER:
+        if own(r, p, code) < 1:
+            return False
+        if kind == KIND_SET:
+            return rank_of(code) == r.slot_key[slot] and r.slot_count[slot] < 4 and r.slot_cards[slot, code] == 0
+        return natural_run_end(r, slot, code, cfg) != 0
+    if own(r, p, JOKER) < 1 and not (cfg[C_FREED_LAYOFF] and r.freed_jokers > 0):
+        return False
+    if r.slot_cards[slot, JOKER] > 0:
+        return False  # one joker per meld (R9, AR4)
+    if kind == KIND_SET:
+        return code == JOKER and r.slot_count[slot] == 3 and (r.slot_owner[slot] == p or cfg[C_JOKER_OPP_SET])
+    if r.slot_owner[slot] != p:
+        return False  # never onto an opponent's run (R9)
+    position = run_end_position(r, slot, code == JOKER + 1, cfg)
+    if position == 0:
+        return False
+    return burnt(r, card_at(r.slot_key[slot], position), cfg)
+
+
+@nb.njit(**JIT)
+def take_card(r, slot: int, choice: int) -> int:
+    """The card TAKE ``choice`` would remove from ``slot``, or -1 (R13)."""
+    if r.slot_kind[slot] == KIND_RUN:
+        if choice > 1:
+            return -1
+        position = r.slot_lo[slot] if choice == 0 else r.slot_hi[slot]
+        if r.slot_cards[slot, JOKER] > 0 and r.slot_joker[slot] == position:
+            return JOKER
+        return card_at(r.slot_key[slot], position)
+    if choice == 4:
+        return JOKER if r.slot_cards[slot, JOKER] > 0 else -1
+    card = choice * 13 + r.slot_key[slot] - 1
+    return card if r.slot_cards[slot, card] > 0 else -1
+
+
+@nb.njit(**JIT)
+def take_ok(r, slot: int, choice: int, cfg) -> bool:
+    """TAKE (R13, AR7): a meld of 4+ cards keeps 3 (an end of a run), no joker unless the knob."""
+    p = r.current
+    if not cfg[C_ALLOW_TAKE] or slot >= r.slot_n or r.slot_count[slot] < 4 or not table_allowed(r, slot, cfg):
+        return False
+    if r.slot_owner[slot] == p and not cfg[C_TAKE_OWN]:
+        return False
+    card = take_card(r, slot, choice)
+    if card < 0:
+        return False
+    return card != JOKER or cfg[C_TAKE_JOKER]
+
+
+@nb.njit(**JIT)
+def swap_ok(r, slot: int, cfg) -> bool:
+    """SWAP (R14, AR13): opened (before this turn with the knob), a joker whose card is determined
+    (a run or a 4-card set), and an own copy of that card."""
+    p = r.current
+    if slot >= r.slot_n or not r.opened[p] or (cfg[C_SWAP_PRIOR] and not r.opened_at_start):
+        return False
+    card = represented(r, slot)
+    return card >= 0 and own(r, p, card) >= 1
+
+
+@nb.njit(**JIT)
+def commit_ok(r, cfg) -> bool:
+    """COMMIT (R11.5 (i)): tentative plays holding the taken card, the threshold, a pure run."""
+    if r.opened[r.current] or r.tentative == 0 or (r.taken >= 0 and not r.taken_laid):
+        return False
+    if r.turn_points < threshold(r, cfg):
+        return False
+    return not cfg[C_OPEN_PURE] or has_pure_run(r)
+
+
+@nb.njit(**JIT)
+def undo_ok(r, cfg) -> bool:
+    return r.phase == PHASE_PLAY and r.tentative > 0 and r.undos < cfg[C_MAX_UNDOS]
+
+
+@nb.njit(**JIT)
+def discard_ok(r, card: int, announce: bool, cfg) -> bool:
+    """DISCARD (R6, R7, R15, R16): an own card other than the taken one, nothing left to lay."""
+    p = r.current
+    if r.phase != PHASE_PLAY or own(r, p, card) < 1 or card == r.taken:
+        return False
+    if pending_total(r) > 0 or (r.taken >= 0 and not r.taken_laid):
+        return False
+    n = r.hand_n[p]
+    if not announce and not (cfg[C_MANUAL_ANNOUNCE] and n == 2):
+        return False
+    if n == 1:
+        return cfg[C_FINAL_DISCARD] != 2 and out_ok(r, cfg)
+    if r.tentative > 0:
+        return False
+    if r.taken >= 0 and cfg[C_PICKUP_EVERY] and r.opened_at_start and r.turn_points < cfg[C_PICKUP_MIN]:
+        return False
+    return True
+
+
+@nb.njit(**JIT)
+def play_ok(r, action: int, catalogue, cfg) -> bool:
+    """Local legality of a play (MELD, LAY_OFF, TAKE, SWAP, COMMIT) of the player to act."""
+    if not may_play(r, cfg):
+        return False
+    if action == 2:
+        return commit_ok(r, cfg)
+    if action < cfg[C_LAYOFF_OFFSET]:
+        return meld_ok(r, action - cfg[C_MELD_OFFSET], catalogue, cfg)
+    if action < cfg[C_TAKE_OFFSET]:
+        offset = action - cfg[C_LAYOFF_OFFSET]
+        return lay_off_ok(r, offset // cfg[C_LAYOFF_CODES], offset % cfg[C_LAYOFF_CODES], cfg)
+    if action < cfg[C_SWAP_OFFSET]:
+        offset = action - cfg[C_TAKE_OFFSET]
+        return take_ok(r, offset // 5, offset % 5, cfg)
+    return swap_ok(r, action - cfg[C_SWAP_OFFSET], cfg)
+
+
+# ---------------------------------------------------------------------------------------- applying plays
+@nb.njit(**JIT)
+def save_turn(r) -> None:
+    """Remember the position before the first tentative play (for UNDO, R24)."""
+    p = r.current
+    r.u_hand[:] = r.hand[p]
+    r.u_known[:] = r.known[p]
+    r.u_pending[:] = r.pending
+    r.u_hand_n = r.hand_n[p]
+    r.u_slot_n = r.slot_n
+    r.u_taken_laid = r.taken_laid
+    r.u_turn_points = r.turn_points
+    r.u_turn_jokers = r.turn_jokers
+    r.u_touched_table = r.touched_table
+    r.u_slot_kind[:] = r.slot_kind
+    r.u_slot_owner[:] = r.slot_owner
+    r.u_slot_key[:] = r.slot_key
+    r.u_slot_lo[:] = r.slot_lo
+    r.u_slot_hi[:] = r.slot_hi
+    r.u_slot_count[:] = r.slot_count
+    r.u_slot_joker[:] = r.slot_joker
+    r.u_slot_pure[:] = r.slot_pure
+    r.u_slot_cards[:, :] = r.slot_cards
+    r.u_table_by_seat[:, :] = r.table_by_seat
+
+
+@nb.njit(**JIT)
+def restore_turn(r) -> None:
+    p = r.current
+    r.hand[p, :] = r.u_hand
+    r.known[p, :] = r.u_known
+    r.pending[:] = r.u_pending
+    r.hand_n[p] = r.u_hand_n
+    r.slot_n = r.u_slot_n
+    r.taken_laid = r.u_taken_laid
+    r.turn_points = r.u_turn_points
+    r.turn_jokers = r.u_turn_jokers
+    r.touched_table = r.u_touched_table
+    r.slot_kind[:] = r.u_slot_kind
+    r.slot_owner[:] = r.u_slot_owner
+    r.slot_key[:] = r.u_slot_key
+    r.slot_lo[:] = r.u_slot_lo
+    r.slot_hi[:] = r.u_slot_hi
+    r.slot_count[:] = r.u_slot_count
+    r.slot_joker[:] = r.u_slot_joker
+    r.slot_pure[:] = r.u_slot_pure
+    r.slot_cards[:, :] = r.u_slot_cards
+    r.table_by_seat[:, :] = r.u_table_by_seat
+    r.slot_tentative[:] = 0
+
+
+@nb.njit(**JIT)
+def begin_play(r) -> None:
+    """Before any play: a non-opened player's plays are tentative (R11.5); remember the position."""
+    if not r.opened[r.current]:
+        if r.tentative == 0:
+            save_turn(r)
+        r.tentative += 1
+
+
+@nb.njit(**JIT)
+def lay_card(r, slot: int, card: int, points: int) -> None:
+    """Move an own copy of ``card`` (or, the caller having booked it, a freed joker) from the
+    current player's hand onto ``slot`` and count it: ``points`` (R10), jokers laid (R21.5), the
+    taken card now on the table (R6)."""
+    p = r.current
+    r.hand[p, card] -= 1
+    r.hand_n[p] -= 1
+    if r.known[p, card] > r.hand[p, card]:  # the public sees this card leave
+        r.known[p, card] = r.hand[p, card]
+    r.slot_cards[slot, card] += 1
+    r.slot_count[slot] += 1
+    r.table_by_seat[p, card] += 1
+    r.turn_points += points
+    if card == JOKER:
+        r.turn_jokers += 1
+    if card == r.taken:
+        r.taken_laid = 1
+
+
+@nb.njit(**JIT)
+def apply_meld(r, entry: int, catalogue, cfg) -> None:
+    p = r.current
+    begin_play(r)
+    slot = r.slot_n
+    r.slot_n += 1
+    kind, key, lo = catalogue[entry, CAT_KIND], catalogue[entry, CAT_KEY], catalogue[entry, CAT_LO]
+    joker_at = catalogue[entry, CAT_JOKER]
+    r.slot_kind[slot] = kind
+    r.slot_key[slot] = key
+    r.slot_lo[slot] = lo
+    r.slot_hi[slot] = catalogue[entry, CAT_HI]
+    r.slot_owner[slot] = p
+    r.slot_joker[slot] = joker_at if kind == KIND_RUN else -1
+    r.slot_tentative[slot] = 0 if r.opened[p] else 1
+    all_own = True
+    for k in range(3):
+        card = catalogue[entry, k]
+        position = lo + k if kind == KIND_RUN else 0
+        if card == JOKER and r.freed_jokers > 0:
+            r.freed_jokers -= 1
+            r.hand[p, JOKER] -= 1
+            r.hand_n[p] -= 1
+            r.known[p, JOKER] = min(r.known[p, JOKER], r.hand[p, JOKER])
+            r.slot_cards[slot, JOKER] += 1
+            r.slot_count[slot] += 1
+            r.table_by_seat[p, JOKER] += 1
+            r.turn_jokers += 1
+            all_own = False
+        elif r.pending[card] > 0:
+            r.pending[card] -= 1
+            r.hand[p, card] -= 1
+            r.hand_n[p] -= 1
+            r.known[p, card] = min(r.known[p, card], r.hand[p, card])
+            r.slot_cards[slot, card] += 1
+            r.slot_count[slot] += 1
+            r.table_by_seat[p, card] += 1
+            all_own = False
+        elif card == JOKER:
+            rep = card_at(key, joker_at) if kind == KIND_RUN else key - 1
+            lay_card(r, slot, card, joker_points(rep, position, cfg))
+        else:
+            lay_card(r, slot, card, natural_points(card, position, cfg))
+    pure_ok = all_own or not cfg[C_PURE_OWN_ONLY]
+    r.slot_pure[slot] = 1 if kind == KIND_RUN and joker_at < 0 and pure_ok else 0
+    r.played_turn = 1
+
+
+@nb.njit(**JIT)
+def apply_lay_off(r, slot: int, code: int, cfg) -> None:
+    p = r.current
+    begin_play(r)
+    if slot < r.start_slots:
+        r.touched_table = 1
+    key = r.slot_key[slot]
+    if code < JOKER:
+        if r.slot_kind[slot] == KIND_SET:
+            lay_card(r, slot, code, natural_points(code, 0, cfg))
+            if r.slot_cards[slot, JOKER] > 0 and r.slot_count[slot] == 4:
+                r.slot_joker[slot] = set_missing_suit(r, slot)
+        else:
+            position = natural_run_end(r, slot, code, cfg)
+            extend_run(r, slot, position)
+            lay_card(r, slot, code, natural_points(code, position, cfg))
+    else:
+        freed = cfg[C_FREED_LAYOFF] and r.freed_jokers > 0
+        if r.slot_kind[slot] == KIND_SET:
+            points = joker_points(key - 1, 0, cfg)
+            position = -1
+        else:
+            position = run_end_position(r, slot, code == JOKER + 1, cfg)
+            points = joker_points(card_at(key, position), position, cfg)
+            r.slot_pure[slot] = 0
+        if freed:
+            r.freed_jokers -= 1
+            points = 0
+        lay_card(r, slot, JOKER, points)
+        if r.slot_kind[slot] == KIND_SET:
+            r.slot_joker[slot] = set_missing_suit(r, slot)
+        else:
+            r.slot_joker[slot] = position
+            extend_run(r, slot, position)
+    r.played_turn = 1
+
+
+@nb.njit(**JIT)
+def extend_run(r, slot: int, position: int) -> None:
+    """Grow run ``slot`` to ``position``; circular runs keep their low end in 1..13 (R20)."""
+    if position > r.slot_hi[slot]:
+        r.slot_hi[slot] = position
+        return
+    r.slot_lo[slot] = position
+    if position < 1:  # a circular run wrapped below the ace: renumber one lap up
+        r.slot_lo[slot] += 13
+        r.slot_hi[slot] += 13
+        if r.slot_joker[slot] >= 0:
+            r.slot_joker[slot] += 13
+
+
+@nb.njit(**JIT)
+def apply_take(r, slot: int, choice: int) -> None:
+    p = r.current
+    begin_play(r)
+    if slot < r.start_slots:
+        r.touched_table = 1
+    card = take_card(r, slot, choice)
+    if r.slot_kind[slot] == KIND_RUN:
+        if choice == 0:
+            r.slot_lo[slot] += 1
+        else:
+            r.slot_hi[slot] -= 1
+        if card == JOKER:
+            r.slot_joker[slot] = -1
+        if r.slot_lo[slot] > 13:
+            r.slot_lo[slot] -= 13
+            r.slot_hi[slot] -= 13
+            if r.slot_joker[slot] >= 0:
+                r.slot_joker[slot] -= 13
+    else:
+        r.slot_joker[slot] = -1  # a 3-card set's joker is undetermined; a 4-card one lost its joker
+    r.slot_cards[slot, card] -= 1
+    r.slot_count[slot] -= 1
+    unlay(r, slot, card)
+    r.hand[p, card] += 1
+    r.hand_n[p] += 1
+    r.known[p, card] += 1
+    r.pending[card] += 1
+    r.played_turn = 1
+
+
+@nb.njit(**JIT)
+def unlay(r, slot: int, card: int) -> None:
+    """Book a card leaving the table: from its meld's owner if he laid one, else whoever did."""
+    owner = r.slot_owner[slot]
+    if r.table_by_seat[owner, card] > 0:
+        r.table_by_seat[owner, card] -= 1
+        return
+    for seat in range(r.table_by_seat.shape[0]):
+        if r.table_by_seat[seat, card] > 0:
+            r.table_by_seat[seat, card] -= 1
+            return
+
+
+@nb.njit(**JIT)
+def apply_swap(r, slot: int, cfg) -> None:
+    p = r.current
+    if slot < r.start_slots:
+        r.touched_table = 1
+    card = represented(r, slot)
+    position = r.slot_joker[slot] if r.slot_kind[slot] == KIND_RUN else 0
+    r.slot_joker[slot] = -1
+    r.slot_cards[slot, JOKER] -= 1
+    r.slot_count[slot] -= 1
+    unlay(r, slot, JOKER)
+    lay_card(r, slot, card, natural_points(card, position, cfg))
+    r.hand[p, JOKER] += 1
+    r.hand_n[p] += 1
+    r.known[p, JOKER] += 1
+    r.freed_jokers += 1
+    r.played_turn = 1
+
+
+@nb.njit(**JIT)
+def apply_play(r, action: int, catalogue, cfg) -> None:
+    """Apply a locally legal play (the hand may end empty; the caller ends the round)."""
+    if action == 2:  # COMMIT
+        r.opened[r.current] = 1
+        r.tentative = 0
+        r.slot_tentative[:] = 0
+        return
+    if action == 3:  # UNDO
+        restore_turn(r)
+        r.tentative = 0
+        r.undos += 1
+        return
+    if action < cfg[C_LAYOFF_OFFSET]:
+        apply_meld(r, action - cfg[C_MELD_OFFSET], catalogue, cfg)
+    elif action < cfg[C_TAKE_OFFSET]:
+        offset = action - cfg[C_LAYOFF_OFFSET]
+        apply_lay_off(r, offset // cfg[C_LAYOFF_CODES], offset % cfg[C_LAYOFF_CODES], cfg)
+    elif action < cfg[C_SWAP_OFFSET]:
+        offset = action - cfg[C_TAKE_OFFSET]
+        apply_take(r, offset // 5, offset % 5)
+    else:
+        apply_swap(r, action - cfg[C_SWAP_OFFSET], cfg)
+
+
+# ---------------------------------------------------------------------------------------- candidates
+@nb.njit(**JIT)
+def hand_bits(r, p: int) -> np.uint64:
+    bits = np.uint64(0)
+    for card in range(JOKER + 1):
+        if r.hand[p, card] > 0:
+            bits |= card_bit(card)
+    return bits
+
+
+@nb.njit(**JIT)
+def play_candidates(r, out, catalogue, catalogue_bits, cfg) -> int:
+    """Write every locally legal play (COMMIT, MELD, LAY_OFF, TAKE, SWAP) into ``out``; returns
+    how many. Bitsets pre-select; each candidate is decided by the local predicates."""
+    n = 0
+    if not may_play(r, cfg):
+        return 0
+    p = r.current
+    if commit_ok(r, cfg):
+        out[n] = 2
+        n += 1
+    hand = hand_bits(r, p)
+    if r.slot_n < cfg[C_SLOTS]:
+        for entry in range(cfg[C_MELDS]):
+            if catalogue_bits[entry] & ~hand == 0 and meld_ok(r, entry, catalogue, cfg):
+                out[n] = cfg[C_MELD_OFFSET] + entry
+                n += 1
+    codes = cfg[C_LAYOFF_CODES]
+    joker_in_hand = (hand & card_bit(JOKER)) != 0
+    for slot in range(r.slot_n):
+        base = cfg[C_LAYOFF_OFFSET] + slot * codes
+        if r.slot_kind[slot] == KIND_SET:
+            for suit in range(4):
+                card = suit * 13 + r.slot_key[slot] - 1
+                if r.hand[p, card] > 0 and lay_off_ok(r, slot, card, cfg):
+                    out[n] = base + card
+                    n += 1
+        else:
+            for high in (False, True):
+                position = run_end_position(r, slot, high, cfg)
+                if position != 0:
+                    card = card_at(r.slot_key[slot], position)
+                    if r.hand[p, card] > 0 and natural_run_end(r, slot, card, cfg) == position \
+                            and lay_off_ok(r, slot, card, cfg):
+                        out[n] = base + card
+                        n += 1
+        if joker_in_hand:
+            for code in (JOKER, JOKER + 1):
+                if lay_off_ok(r, slot, code, cfg):
+                    out[n] = base + code
+                    n += 1
+        if r.slot_count[slot] >= 4:
+            for choice in range(5):
+                if take_ok(r, slot, choice, cfg):
+                    out[n] = cfg[C_TAKE_OFFSET] + slot * 5 + choice
+                    n += 1
+        if r.slot_cards[slot, JOKER] > 0 and swap_ok(r, slot, cfg):
+            out[n] = cfg[C_SWAP_OFFSET] + slot
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------- no dead end
+@nb.njit(**JIT)
+def can_end_now(r, cfg) -> bool:
+    """Some DISCARD ends the turn legally from here."""
+    p = r.current
+    for card in range(JOKER + 1):
+        if r.hand[p, card] > 0 and discard_ok(r, card, True, cfg):
+            return True
+    return False
+
+
+@nb.njit(**JIT)
+def hopeless(r, cfg) -> bool:
+    """Cheap proof that no finish exists: a non-opened player with tentative plays and no undo
+    must reach a COMMIT or an all-at-once out; both need the points (unless relaxed) and a pure run."""
+    p = r.current
+    if r.opened[p] or (r.tentative == 0 and not (r.taken >= 0 and not r.taken_laid)):
+        return False
+    bound = r.turn_points
+    for card in range(JOKER + 1):
+        bound += own(r, p, card) * max_points(card, cfg)
+    if bound < threshold(r, cfg) and cfg[C_AAO_CRITERIA]:
+        return True
+    if cfg[C_OPEN_PURE] and cfg[C_AAO_PURE] and not has_pure_run(r):
+        last_start = 13 if cfg[C_CIRCULAR] else 12
+        for suit in range(4):
+            for start in range(1, last_start + 1):
+                ok = True
+                for k in range(3):
+                    card = card_at(suit, start + k)
+                    held = own(r, p, card) if cfg[C_PURE_OWN_ONLY] else r.hand[p, card] - (r.freed_jokers if card == JOKER else 0)
+                    if held < 1:
+                        ok = False
+                        break
+                if ok:
+                    return False
+        return True
+    return False
+
+
+@nb.njit(**JIT)
+def node_status(r, allow_undo: bool, cfg) -> int:
+    """1: the turn can be finished from here at once; -1: it cannot be finished; 0: search on."""
+    p = r.current
+    if r.hand_n[p] == 0:
+        return 1 if out_ok(r, cfg) else -1
+    if allow_undo and r.tentative > 0 and r.undos < cfg[C_MAX_UNDOS]:
+        return 1
+    if can_end_now(r, cfg):
+        return 1
+    if hopeless(r, cfg):
+        return -1
+    return 0
+
+
+@nb.njit(**JIT)
+def position_hash(r) -> np.uint64:
+    p = r.current
+    h = np.uint64(1469598103934665603)
+    prime = np.uint64(1099511628211)
+    for card in range(JOKER + 1):
+        h = (h ^ np.uint64(r.hand[p, card] * 8 + r.pending[card])) * prime
+    h = (h ^ np.uint64(r.freed_jokers * 64 + r.opened[p] * 16 + r.taken_laid * 4 + r.tentative)) * prime
+    h = (h ^ np.uint64(r.turn_points)) * prime
+    for slot in range(r.slot_n):
+        h = (h ^ np.uint64(r.slot_count[slot] * 4096 + r.slot_lo[slot] * 64 + r.slot_hi[slot])) * prime
+        h = (h ^ np.uint64(r.slot_joker[slot] + 64 + r.slot_pure[slot] * 256)) * prime
+    if h == np.uint64(0):
+        h = np.uint64(1)
+    return h
+
+
+@nb.njit(**JIT)
+def remember(visited, h: np.uint64) -> bool:
+    """Insert ``h``; False if it was already there (open addressing; a full table stops memoising)."""
+    wrap = np.int64(visited.shape[0] - 1)
+    index = np.int64(h >> np.uint64(40)) & wrap
+    for _ in range(64):
+        if visited[index] == h:
+            return False
+        if visited[index] == np.uint64(0):
+            visited[index] = h
+            return True
+        index = (index + np.int64(1)) & wrap
+    return True
+
+
+@nb.njit(**JIT)
+def finishable(r, allow_undo: bool, work, catalogue, catalogue_bits, cfg) -> bool:
+    """Whether the player to act can still finish the turn legally from position ``r`` (R23).
+
+    Iterative depth-first search over locally legal plays, each applied to a copy of the record;
+    positions already explored are skipped."""
+    status = node_status(r, allow_undo, cfg)
+    if status != 0:
+        return status == 1
+    scratch, candidates, visited = work
+    base, rows = 0, 0
+    visited[:] = 0
+    counts = np.zeros(SEARCH_DEPTH, dtype=np.int64)
+    index = np.zeros(SEARCH_DEPTH, dtype=np.int64)
+    scratch[base] = r
+    remember(visited, position_hash(r))
+    counts[0] = play_candidates(scratch[base], candidates[rows], catalogue, catalogue_bits, cfg)
+    level = 0
+    while level >= 0:
+        if index[level] >= counts[level]:
+            level -= 1
+            continue
+        action = candidates[rows + level, index[level]]
+        index[level] += 1
+        scratch[base + level + 1] = scratch[base + level]
+        child = scratch[base + level + 1]
+        apply_play(child, action, catalogue, cfg)
+        status = node_status(child, allow_undo, cfg)
+        if status == 1:
+            return True
+        if status == 0 and level + 1 < SEARCH_DEPTH and remember(visited, position_hash(child)):
+            level += 1
+            counts[level] = play_candidates(child, candidates[rows + level], catalogue, catalogue_bits, cfg)
+            index[level] = 0
+    return False
+
+
+@nb.njit(**JIT)
+def play_legal(r, action: int, work, catalogue, catalogue_bits, cfg) -> bool:
+    """A locally legal play is legal if the turn can be finished after it (R23; E70's rule for a
+    non-opened player touching an old meld under ``all_at_once_may_use_table = false``)."""
+    p = r.current
+    scratch = work[0]
+    slot = play_slot(action, cfg)
+    needs_commit = (not cfg[C_AAO_TABLE] and not r.opened[p] and action != 2 and 0 <= slot < r.start_slots)
+    if not needs_commit and not r.opened[p] and r.undos < cfg[C_MAX_UNDOS] and r.hand_n[p] > 3:
+        # a tentative play with an undo left that keeps cards in hand: undo is a way out (R24)
+        return True
+    top = SEARCH_DEPTH + 1
+    scratch[top] = r
+    child = scratch[top]
+    apply_play(child, action, catalogue, cfg)
+    if needs_commit:
+        return commit_reachable(child, work, catalogue, catalogue_bits, cfg)
+    if child.hand_n[p] == 0:
+        return out_ok(child, cfg)
+    # the search reuses the scratch rows below ``top``; the child stays intact
+    return finishable(child, True, work, catalogue, catalogue_bits, cfg)
+
+
+@nb.njit(**JIT)
+def commit_reachable(r, work, catalogue, catalogue_bits, cfg) -> bool:
+    """A COMMIT is reachable without undo (R11.5 under ``all_at_once_may_use_table = false``): the
+    search runs on a copy whose turn may only end through a COMMIT, then is finished as usual."""
+    scratch, candidates, visited = work
+    base, rows = 0, 0
+    visited[:] = 0
+    counts = np.zeros(SEARCH_DEPTH, dtype=np.int64)
+    index = np.zeros(SEARCH_DEPTH, dtype=np.int64)
+    scratch[base] = r
+    counts[0] = play_candidates(scratch[base], candidates[rows], catalogue, catalogue_bits, cfg)
+    level = 0
+    while level >= 0:
+        if index[level] >= counts[level]:
+            level -= 1
+            continue
+        action = candidates[rows + level, index[level]]
+        index[level] += 1
+        scratch[base + level + 1] = scratch[base + level]
+        child = scratch[base + level + 1]
+        apply_play(child, action, catalogue, cfg)
+        if action == 2:  # a COMMIT that lets the turn end at once
+            if node_status(child, False, cfg) == 1:
+                return True
+            continue
+        if child.hand_n[child.current] > 0 and level + 1 < SEARCH_DEPTH and remember(visited, position_hash(child)):
+            level += 1
+            counts[level] = play_candidates(child, candidates[rows + level], catalogue, catalogue_bits, cfg)
+            index[level] = 0
+    return False
+
+
+@nb.njit(**JIT)
+def play_slot(action: int, cfg) -> int:
+    """Table slot a LAY_OFF, TAKE or SWAP acts on, else -1."""
+    if action < cfg[C_LAYOFF_OFFSET]:
+        return -1
+    if action < cfg[C_TAKE_OFFSET]:
+        return (action - cfg[C_LAYOFF_OFFSET]) // cfg[C_LAYOFF_CODES]
+    if action < cfg[C_SWAP_OFFSET]:
+        return (action - cfg[C_TAKE_OFFSET]) // 5
+    return action - cfg[C_SWAP_OFFSET]
+
+
+@nb.njit(**JIT)
+def draw_discard_ok(r, work, catalogue, catalogue_bits, cfg) -> bool:
+    """DRAW_DISCARD (R6, R7, R20, AR2): a top card exists, the hand holds more than one card, the
+    first lap is over if required, and ``can_use``: a finish of the turn lays it (no undo)."""
+    p = r.current
+    if r.phase != PHASE_DRAW or r.pile_n == 0 or r.hand_n[p] == 1:
+        return False
+    if cfg[C_PICKUP_SECOND_ROUND] and r.turns < cfg[C_PLAYERS]:
+        return False
+    scratch = work[0]
+    top = SEARCH_DEPTH + 1
+    scratch[top] = r
+    child = scratch[top]
+    draw(child, True)
+    return finishable(child, False, work, catalogue, catalogue_bits, cfg)
+
+
+@nb.njit(**JIT)
+def draw(r, from_pile: bool) -> None:
+    p = r.current
+    if from_pile:
+        r.pile_n -= 1
+        card = r.pile[r.pile_n]
+        r.known[p, card] += 1
+        r.taken = card
+    else:
+        r.stock_n -= 1
+        card = r.stock[r.stock_n]
+    r.hand[p, card] += 1
+    r.hand_n[p] += 1
+    r.phase = PHASE_PLAY
+
+
+# ---------------------------------------------------------------------------------------- mask and legality
+@nb.njit(**JIT)
+def mask_row(r, out, work, catalogue, catalogue_bits, cfg) -> None:
+    """The exact legal-action mask of game ``r`` (zeroed here)."""
+    out[:] = 0
+    if r.phase == PHASE_DRAW:
+        out[0] = r.stock_n > 0
+        out[1] = draw_discard_ok(r, work, catalogue, catalogue_bits, cfg)
+        return
+    if r.phase != PHASE_PLAY:
+        return
+    candidates = work[1][SEARCH_DEPTH]  # the searches use rows below
+    n = play_candidates(r, candidates, catalogue, catalogue_bits, cfg)
+    for k in range(n):
+        action = candidates[k]
+        if action == 2:
+            out[2] = commit_legal(r, work, catalogue, catalogue_bits, cfg)
+        else:
+            out[action] = play_legal(r, action, work, catalogue, catalogue_bits, cfg)
+    out[3] = undo_ok(r, cfg)
+    discard = cfg[C_DISCARD_OFFSET]
+    p = r.current
+    for card in range(JOKER + 1):
+        if r.hand[p, card] > 0:
+            out[discard + card] = discard_ok(r, card, True, cfg)
+            if cfg[C_MANUAL_ANNOUNCE]:
+                out[discard + JOKER + 1 + card] = discard_ok(r, card, False, cfg)
+
+
+@nb.njit(**JIT)
+def commit_legal(r, work, catalogue, catalogue_bits, cfg) -> bool:
+    """COMMIT is never undone: afterwards the turn must be finishable without undo (R23)."""
+    if not commit_ok(r, cfg):
+        return False
+    top = SEARCH_DEPTH + 1
+    scratch = work[0]
+    scratch[top] = r
+    child = scratch[top]
+    apply_play(child, 2, catalogue, cfg)
+    return finishable(child, False, work, catalogue, catalogue_bits, cfg)
+
+
+@nb.njit(**JIT)
+def action_legal(r, action: int, work, catalogue, catalogue_bits, cfg) -> bool:
+    """Whether ``action`` is legal for the player to act (the mask's decision for one action)."""
+    if r.phase == PHASE_DRAW:
+        if action == 0:
+            return r.stock_n > 0
+        if action == 1:
+            return draw_discard_ok(r, work, catalogue, catalogue_bits, cfg)
+        return False
+    if r.phase != PHASE_PLAY or action < 2:
+        return False
+    if action == 2:
+        return commit_legal(r, work, catalogue, catalogue_bits, cfg)
+    if action == 3:
+        return undo_ok(r, cfg)
+    discard = cfg[C_DISCARD_OFFSET]
+    if action >= discard:
+        card = action - discard
+        if card <= JOKER:
+            return discard_ok(r, card, True, cfg)
+        if cfg[C_MANUAL_ANNOUNCE] and card - JOKER - 1 <= JOKER:
+            return discard_ok(r, card - JOKER - 1, False, cfg)
+        return False
+    return play_ok(r, action, catalogue, cfg) and play_legal(r, action, work, catalogue, catalogue_bits, cfg)
+
+
+# ---------------------------------------------------------------------------------------- rounds
+@nb.njit(**JIT)
+def clear_round(r) -> None:
+    r.hand[:, :] = 0
+    r.hand_n[:] = 0
+    r.known[:, :] = 0
+    r.slot_n = 0
+    r.slot_kind[:] = KIND_EMPTY
+    r.slot_owner[:] = -1
+    r.slot_key[:] = 0
+    r.slot_lo[:] = 0
+    r.slot_hi[:] = 0
+    r.slot_count[:] = 0
+    r.slot_cards[:, :] = 0
+    r.slot_joker[:] = -1
+    r.slot_tentative[:] = 0
+    r.slot_pure[:] = 0
+    r.table_by_seat[:, :] = 0
+    r.has_played[:] = 0
+    r.has_melded[:] = 0
+    r.opened[:] = 0
+    r.turns = 0
+    r.reshuffles = 0
+    r.doomed = 0
+    r.pile_n = 0
+
+
+@nb.njit(**JIT)
+def deal_row(r, deck, use_deck: bool, work, catalogue, catalogue_bits, values, cfg) -> None:
+    """Deal a round (R4): 13 cards one at a time clockwise from the dealer's left, 14 to the
+    dealer, no upcard; the dealer plays first without drawing (R5)."""
+    players, hand_size, n = cfg[C_PLAYERS], cfg[C_HAND_SIZE], cfg[C_DECK]
+    clear_round(r)
+    if use_deck:
+        for k in range(n):
+            r.stock[k] = deck[k]
+    else:
+        for k in range(n):
+            r.stock[k] = k % 52 if k < 104 else JOKER
+        shuffle_prefix(r, r.stock, n)
+    k = 0
+    for _ in range(hand_size):
+        for offset in range(1, players + 1):
+            seat = (r.dealer + offset) % players
+            r.hand[seat, r.stock[k]] += 1
+            r.hand_n[seat] += 1
+            k += 1
+    r.hand[r.dealer, r.stock[k]] += 1
+    r.hand_n[r.dealer] += 1
+    k += 1
+    remaining = n - k
+    for j in range(remaining):
+        r.stock[j] = r.stock[k + j]
+    for j in range(remaining // 2):  # the next card of the deck on top
+        tmp = r.stock[j]
+        r.stock[j] = r.stock[remaining - 1 - j]
+        r.stock[remaining - 1 - j] = tmp
+    r.stock_n = remaining
+    r.current = r.dealer
+    r.first_turn = 1
+    start_turn(r, work, catalogue, catalogue_bits, values, cfg)
+
+
+@nb.njit(**JIT)
+def start_turn(r, work, catalogue, catalogue_bits, values, cfg) -> None:
+    """Turn start (R23): caps, the stock rebuild (R17, AR17), the draw (none on the dealer's first
+    turn, R5), or a dead round when no draw is possible."""
+    p = r.current
+    r.taken = -1
+    r.taken_laid = 0
+    r.pending[:] = 0
+    r.freed_jokers = 0
+    r.tentative = 0
+    r.undos = 0
+    r.turn_points = 0
+    r.turn_jokers = 0
+    r.touched_table = 0
+    r.played_turn = 0
+    r.start_slots = r.slot_n
+    r.slot_pure[:] = 0
+    r.slot_tentative[:] = 0
+    r.opened_at_start = r.opened[p]
+    if r.turns >= cfg[C_MAX_TURNS]:
+        end_round_dead(r, END_DEAD_TURN_CAP, values, cfg)
+        return
+    if r.doomed:
+        end_round_dead(r, END_DEAD_RESHUFFLES, values, cfg)
+        return
+    if r.first_turn:
+        r.phase = PHASE_PLAY
+        return
+    if r.stock_n == 0 and r.pile_n - keep_top(cfg) >= 1:
+        if reshuffles_exhausted(r, cfg):
+            end_round_dead(r, END_DEAD_RESHUFFLES, values, cfg)
+            return
+        rebuild(r, cfg)
+    r.phase = PHASE_DRAW
+    if r.stock_n == 0 and not draw_discard_ok(r, work, catalogue, catalogue_bits, cfg):
+        end_round_dead(r, END_DEAD_NO_DRAW, values, cfg)
+
+
+@nb.njit(**JIT)
+def keep_top(cfg) -> int:
+    return 1 if cfg[C_KEEP_TOP] else 0
+
+
+@nb.njit(**JIT)
+def reshuffles_exhausted(r, cfg) -> bool:
+    return cfg[C_MAX_RESHUFFLES] >= 0 and r.reshuffles >= cfg[C_MAX_RESHUFFLES]
+
+
+@nb.njit(**JIT)
+def rebuild(r, cfg) -> None:
+    """Shuffle the discard pile (all of it, or all but the top with the knob) into a new stock
+    (R17, AR17); the caller checks that something can be rebuilt and the cap."""
+    keep = keep_top(cfg)
+    moved = r.pile_n - keep
+    for j in range(moved):
+        r.stock[j] = r.pile[j]
+    if keep:
+        r.pile[0] = r.pile[r.pile_n - 1]
+    r.pile_n = keep
+    r.stock_n = moved
+    shuffle_prefix(r, r.stock, moved)
+    r.reshuffles += 1
+
+
+@nb.njit(**JIT)
+def penalty_draws(r, cfg) -> None:
+    """A missed "carte" (manual mode): draw the penalty cards, rebuilding as needed (R7, R17)."""
+    for _ in range(cfg[C_PENALTY_CARDS]):
+        if r.stock_n == 0:
+            if r.pile_n - keep_top(cfg) < 1:
+                return  # nothing to rebuild: no further penalty card
+            if reshuffles_exhausted(r, cfg):
+                r.doomed = 1  # the round ends dead at the next turn start
+                return
+            rebuild(r, cfg)
+        draw(r, False)
+
+
+@nb.njit(**JIT)
+def end_turn(r, work, catalogue, catalogue_bits, values, cfg) -> None:
+    p = r.current
+    if r.played_turn:
+        r.has_played[p] = 1
+    r.first_turn = 0
+    r.turns += 1
+    r.current = (p + 1) % cfg[C_PLAYERS]
+    start_turn(r, work, catalogue, catalogue_bits, values, cfg)
+
+
+@nb.njit(**JIT)
+def base_penalty(r, seat: int, values, cfg) -> float:
+    """R19.1: 100 for a player who has not opened, else his hand (ace 11, joker 20 …)."""
+    if not r.opened[seat]:
+        return float(cfg[C_NON_OPENER])
+    total = 0
+    for card in range(JOKER + 1):
+        total += r.hand[seat, card] * values[card]
+    return float(total)
+
+
+@nb.njit(**JIT)
+def rounded(x: float, cfg) -> float:
+    if cfg[C_ROUNDING] == 1:
+        return np.ceil(x)
+    if cfg[C_ROUNDING] == 2:
+        return np.floor(x)
+    return x
+
+
+@nb.njit(**JIT)
+def end_round_out(r, joker_discarded: bool, values, cfg, fcfg) -> None:
+    """The player to act went out (R18, R19): penalties for the others, multiplied for an
+    all-at-once out (×2, ×4 with a joker as final discard; flat 100; Lebanese joker scaling)."""
+    p = r.current
+    all_at_once = not r.opened_at_start
+    r.all_at_once = all_at_once
+    r.joker_finish = all_at_once and joker_discarded
+    r.hand_scores[:] = 0
+    for q in range(cfg[C_PLAYERS]):
+        if q == p:
+            continue
+        score = base_penalty(r, q, values, cfg)
+        if all_at_once:
+            if cfg[C_SCALING]:
+                score = rounded(score * fcfg[F_SCALE + min(r.turn_jokers, 4)], cfg)
+            elif cfg[C_FLAT100]:
+                score = 100.0
+            elif joker_discarded:
+                score = score * fcfg[F_JOKER_FINISH]
+            else:
+                score = score * fcfg[F_AAO_MULT]
+        r.hand_scores[q] = score
+        r.totals[q] += score
+    r.opened[p] = 1
+    r.winner = p
+    r.end_reason = END_OUT
+    finish_round(r, cfg)
+
+
+@nb.njit(**JIT)
+def end_round_dead(r, reason: int, values, cfg) -> None:
+    """A dead round (R17): nobody scores, or ("hand_penalties") everyone his base penalty."""
+    r.hand_scores[:] = 0
+    r.winner = -1
+    r.all_at_once = 0
+    r.joker_finish = 0
+    r.end_reason = reason
+    if cfg[C_DEAD_SCORING] == 1:
+        for q in range(cfg[C_PLAYERS]):
+            score = base_penalty(r, q, values, cfg)
+            r.hand_scores[q] = score
+            r.totals[q] += score
+    finish_round(r, cfg)
+
+
+@nb.njit(**JIT)
+def finish_round(r, cfg) -> None:
+    """Count the round and decide whether the game is over (R22, AR18): a total reaching the
+    threshold, the number of rounds, or the ``max_rounds`` cap; lowest totals win."""
+    r.hands_played += 1
+    r.phase = PHASE_HAND_OVER
+    over = r.hands_played >= cfg[C_MAX_HANDS]
+    if cfg[C_END_MODE] == 0:
+        for q in range(cfg[C_PLAYERS]):
+            if r.totals[q] >= cfg[C_TARGET]:
+                over = True
+    elif r.hands_played >= cfg[C_NUM_HANDS]:
+        over = True
+    if over:
+        best = r.totals[0]
+        for q in range(cfg[C_PLAYERS]):
+            best = min(best, r.totals[q])
+        for q in range(cfg[C_PLAYERS]):
+            r.game_winners[q] = 1 if r.totals[q] == best else 0
+        r.phase = PHASE_GAME_OVER
+
+
+@nb.njit(**JIT)
+def new_game_row(r, seed: np.uint64, deck, use_deck: bool, dealer: int, work, catalogue, catalogue_bits, values, cfg) -> None:
+    r.rng = seeded_state(seed)
+    r.totals[:] = 0
+    r.hand_scores[:] = 0
+    r.game_winners[:] = 0
+    r.hands_played = 0
+    r.illegal_by = -1
+    r.winner = -1
+    r.rummy = 0
+    r.all_at_once = 0
+    r.joker_finish = 0
+    r.end_reason = END_NONE
+    if dealer >= 0:
+        r.dealer = dealer
+    elif cfg[C_FIRST_DEALER] >= 0:
+        r.dealer = cfg[C_FIRST_DEALER]
+    else:
+        r.dealer = random_below(r, cfg[C_PLAYERS])
+    deal_row(r, deck, use_deck, work, catalogue, catalogue_bits, values, cfg)
+    while cfg[C_EPISODE] == 1 and r.phase == PHASE_HAND_OVER:
+        next_round_row(r, work, catalogue, catalogue_bits, values, cfg)
+
+
+@nb.njit(**JIT)
+def new_game_rows(state, rows, seeds, decks, use_decks: bool, dealers, all_work, catalogue, catalogue_bits, values, cfg) -> None:
+    work = worker_buffers(all_work, 0)
+    for i in range(state.shape[0]):
+        if rows[i]:
+            new_game_row(state[i], seeds[i], decks[i], use_decks, dealers[i], work, catalogue, catalogue_bits, values, cfg)
+
+
+@nb.njit(**JIT)
+def next_round_row(r, work, catalogue, catalogue_bits, values, cfg) -> None:
+    """The next round: the next player clockwise deals (R4.1)."""
+    r.dealer = (r.dealer + 1) % cfg[C_PLAYERS]
+    deal_row(r, r.stock, False, work, catalogue, catalogue_bits, values, cfg)
+
+
+@nb.njit(**JIT)
+def next_round_rows(state, rows, all_work, catalogue, catalogue_bits, values, cfg) -> None:
+    work = worker_buffers(all_work, 0)
+    for i in range(state.shape[0]):
+        if rows[i] and state[i].phase == PHASE_HAND_OVER:
+            next_round_row(state[i], work, catalogue, catalogue_bits, values, cfg)
+
+
+# ---------------------------------------------------------------------------------------- stepping
+@nb.njit(**JIT)
+def apply_row(r, action: int, work, catalogue, catalogue_bits, values, cfg, fcfg) -> None:
+    """Apply a legal ``action`` of the player to act."""
+    p = r.current
+    if action == 0 or action == 1:
+        draw(r, action == 1)
+        return
+    discard = cfg[C_DISCARD_OFFSET]
+    if action >= discard:
+        code = action - discard
+        card = code if code <= JOKER else code - JOKER - 1
+        r.hand[p, card] -= 1
+        r.hand_n[p] -= 1
+        r.known[p, card] = min(r.known[p, card], r.hand[p, card])
+        r.pile[r.pile_n] = card
+        r.pile_n += 1
+        if r.hand_n[p] == 0:
+            end_round_out(r, card == JOKER, values, cfg, fcfg)
+            return
+        if code > JOKER:
+            penalty_draws(r, cfg)
+        end_turn(r, work, catalogue, catalogue_bits, values, cfg)
+        return
+    apply_play(r, action, catalogue, cfg)
+    if r.hand_n[p] == 0:
+        end_round_out(r, False, values, cfg, fcfg)
+
+
+@nb.njit(**JIT)
+def step_row(r, action: int, legal: bool, work, catalogue, catalogue_bits, values, cfg, fcfg, rewards) -> bool:
+    """One step of one game; writes the seats' rewards and returns whether a round ended."""
+    rewards[:] = 0.0
+    if r.phase == PHASE_HAND_OVER or r.phase == PHASE_GAME_OVER:
+        return False
+    players = cfg[C_PLAYERS]
+    if not legal:
+        r.illegal_by = r.current
+        r.end_reason = END_ILLEGAL
+        r.winner = -1
+        r.hand_scores[:] = 0
+        r.game_winners[:] = 0
+        r.phase = PHASE_GAME_OVER
+        for q in range(players):
+            rewards[q] = -fcfg[F_PENALTY] / (players - 1)
+        rewards[r.current] = fcfg[F_PENALTY]
+        return True
+    apply_row(r, action, work, catalogue, catalogue_bits, values, cfg, fcfg)
+    if r.phase != PHASE_HAND_OVER and r.phase != PHASE_GAME_OVER:
+        return False
+    add_end_rewards(r, cfg, fcfg, rewards)
+    if cfg[C_EPISODE] == 1:
+        while r.phase == PHASE_HAND_OVER:
+            next_round_row(r, work, catalogue, catalogue_bits, values, cfg)
+            if r.phase == PHASE_HAND_OVER or r.phase == PHASE_GAME_OVER:
+                add_end_rewards(r, cfg, fcfg, rewards)
+    return True
+
+
+@nb.njit(**JIT)
+def step_rows(state, actions, active, legal, all_work, catalogue, catalogue_bits, values, cfg, fcfg, rewards, hand_ended) -> None:
+    work = worker_buffers(all_work, 0)
+    for i in range(state.shape[0]):
+        if active[i]:
+            hand_ended[i] = step_row(state[i], actions[i], legal[i] != 0, work, catalogue, catalogue_bits, values, cfg,
+                                     fcfg, rewards[i])
+        else:
+            rewards[i, :] = 0.0
+            hand_ended[i] = False
+
+
+@nb.njit(**JIT)
+def worker_buffers(work, worker: int):
+    """The search buffers of one worker: the row kernels split the batch into one contiguous chunk
+    per worker (a thread-id lookup would break numba's on-disk cache)."""
+    scratch, candidates, visited = work
+    return (scratch[worker * SCRATCH_ROWS:(worker + 1) * SCRATCH_ROWS],
+            candidates[worker * CANDIDATE_ROWS:(worker + 1) * CANDIDATE_ROWS], visited[worker])
+
+
+@nb.njit(**JIT, parallel=True)
+def step_rows_parallel(state, actions, active, legal, work, catalogue, catalogue_bits, values, cfg, fcfg, rewards, hand_ended) -> None:
+    workers = work[2].shape[0]
+    rows = state.shape[0]
+    for worker in nb.prange(workers):
+        own_work = worker_buffers(work, worker)
+        for i in range(worker * rows // workers, (worker + 1) * rows // workers):
+            if active[i]:
+                hand_ended[i] = step_row(state[i], actions[i], legal[i] != 0, own_work, catalogue, catalogue_bits,
+                                         values, cfg, fcfg, rewards[i])
+            else:
+                rewards[i, :] = 0.0
+                hand_ended[i] = False
+
+
+@nb.njit(**JIT)
+def mask_rows(state, out, all_work, catalogue, catalogue_bits, cfg) -> None:
+    work = worker_buffers(all_work, 0)
+    for i in range(state.shape[0]):
+        mask_row(state[i], out[i], work, catalogue, catalogue_bits, cfg)
+
+
+@nb.njit(**JIT, parallel=True)
+def mask_rows_parallel(state, out, work, catalogue, catalogue_bits, cfg) -> None:
+    workers = work[2].shape[0]
+    rows = state.shape[0]
+    for worker in nb.prange(workers):
+        own_work = worker_buffers(work, worker)
+        for i in range(worker * rows // workers, (worker + 1) * rows // workers):
+            mask_row(state[i], out[i], own_work, catalogue, catalogue_bits, cfg)
+
+
+@nb.njit(**JIT)
+def check_actions(state, actions, active, all_work, catalogue, catalogue_bits, cfg, legal) -> int:
+    first = -1
+    work = worker_buffers(all_work, 0)
+    for i in range(state.shape[0]):
+        legal[i] = action_legal(state[i], actions[i], work, catalogue, catalogue_bits, cfg)
+        if first < 0 and active[i] and legal[i] == 0 and state[i].phase != PHASE_HAND_OVER \
+                and state[i].phase != PHASE_GAME_OVER:
+            first = i
+    return first
