@@ -89,29 +89,42 @@ def build_catalogue(rules: RummyRules) -> MeldCatalogue:
     )
 
 
-def describe_meld(meld_cards: list[int], rules: RummyRules) -> tuple[int, int, int, int]:
-    """``(kind, key, lo, hi)`` of a valid meld given by its cards; ``ValueError`` if it is none.
+def describe_meld(meld_cards: list[int], rules: RummyRules, joker_at: int | None = None) -> tuple[int, int, int, int, int]:
+    """``(kind, key, lo, hi, joker_at)`` of a valid meld given by its cards; ``ValueError`` if it is none.
 
-    Used to load positions written by hand; the engine itself grows melds one card at a time."""
+    ``joker_at`` (rami51) is the run position of the meld's joker (asked for when the joker could stand
+    at more than one place), a 4-card set's missing suit, else -1. Used to load positions written by
+    hand; the engine itself grows melds one card at a time."""
     members = sorted(int(card) for card in meld_cards)
-    ranks = [cards.rank_of(card) for card in members]
-    suits = [cards.suit_of(card) for card in members]
-    if len(members) < 3 or len(set(members)) != len(members):
-        raise ValueError(f"{cards.names(members)} is not a meld: a meld has at least 3 distinct cards")
-    if len(set(ranks)) == 1 and len(members) <= 4:
-        return KIND_SET, ranks[0], ranks[0], ranks[0]
+    jokers = members.count(cards.JOKER)
+    naturals = [card for card in members if card != cards.JOKER]
+    ranks = [cards.rank_of(card) for card in naturals]
+    suits = [cards.suit_of(card) for card in naturals]
+    if len(members) < 3 or jokers > min(1, rules.num_jokers) or len(set(naturals)) != len(naturals) and len(members) < 14:
+        raise ValueError(f"{cards.names(members)} is not a meld: at least 3 cards, distinct naturals, at most one joker")
+    if len(set(ranks)) == 1 and len(members) <= 4 and len(set(suits)) == len(suits):
+        missing = [suit for suit in range(cards.NUM_SUITS) if suit not in suits]
+        return KIND_SET, ranks[0], ranks[0], ranks[0], missing[0] if jokers and len(members) == 4 else -1
     if len(set(suits)) == 1:
-        for lo, hi in _run_spans(sorted(ranks), rules):
-            return KIND_RUN, suits[0], lo, hi
+        for lo, hi, position in _run_spans(sorted(ranks), jokers, rules):
+            if joker_at is None or position == joker_at:
+                return KIND_RUN, suits[0], lo, hi, position
     raise ValueError(f"{cards.names(members)} is not a set or a run under these rules")
 
 
-def _run_spans(ranks: list[int], rules: RummyRules):
-    """Position spans ``(lo, hi)`` under which ``ranks`` (sorted) form one run."""
-    length = len(ranks)
-    starts = range(1, 14) if rules.round_the_corner else range(1, rules.max_run_position - length + 2)
-    if length > 13:
+def _run_spans(ranks: list[int], jokers: int, rules: RummyRules):
+    """``(lo, hi, joker position or -1)`` under which ``ranks`` (sorted) and ``jokers`` form one run."""
+    length = len(ranks) + jokers
+    if rules.wraps_runs:
+        starts, longest = range(1, 14), 13
+    else:
+        starts, longest = range(1, rules.max_run_position - length + 2), rules.max_run_position
+        if rules.ruleset == "rami51" and not rules.allow_ace_both_ends:
+            longest = 13
+    if length > longest:
         return
     for start in starts:
-        if sorted(rank_at(p) for p in range(start, start + length)) == ranks:
-            yield start, start + length - 1
+        positions = range(start, start + length)
+        for position in (positions if jokers else [-1]):
+            if sorted(rank_at(p) for p in positions if p != position) == ranks:
+                yield start, start + length - 1, position

@@ -229,7 +229,9 @@ class RummyEngine:
 
     def is_legal(self, row: int, action: int) -> bool:
         if self.rami:
-            return bool(rami.action_legal(self.state[row], int(action), self._work, self.catalogue, self.catalogue_bits, self.cfg))
+            # one worker's search buffers (a 1-D visited table), as the row kernels pass them
+            work = rami.worker_buffers(self._work, 0)
+            return bool(rami.action_legal(self.state[row], int(action), work, self.catalogue, self.catalogue_bits, self.cfg))
         return bool(kernels.action_legal(self.state[row], int(action), self.catalogue, self.cfg))
 
     def explain_illegal(self, row: int, action: int) -> str:

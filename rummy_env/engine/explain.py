@@ -28,6 +28,8 @@ def explain(engine: "RummyEngine", row: int, action: int) -> str:
     if phase not in (PHASE_DRAW, PHASE_PLAY):
         return f"{described}: the {'hand' if PHASE_NAMES[phase] == 'hand_over' else 'game'} is over"
     kind, a, b = layout.decode(action)
+    if engine.rami:  # the basic reasons below do not apply (and lay-off code 53 is no card type)
+        return f"{described}: the rami51 rules do not allow it in this position (R6-R24, no-dead-end mask R23)"
     if phase == PHASE_DRAW:
         if kind == "draw_stock":
             return f"{described}: the stock is empty (B11)"

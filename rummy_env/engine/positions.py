@@ -21,6 +21,17 @@ key                    value
 ``game_winners``       seats; ``illegal_by``: seat or None; ``rng``: the row's generator state
 =====================  ==============================================================
 
+Ruleset ``rami51`` adds (card type 52 is the joker; cards appear once per copy):
+
+=====================  ==============================================================
+``first_turn``         bool: the dealer's first turn of the round (no draw, R5)
+``opened``             one bool per seat (R11)
+``table`` melds        also ``"joker_at"``: run position of the joker, a 4-card set's missing
+                       suit, else None; ``"tentative"``, ``"pure"``: bools of this turn
+``turn_state``         the turn's bookkeeping (pending cards, freed jokers, tentative plays,
+                       points, …) and ``undo``, the position an UNDO returns to; restore-only
+=====================  ==============================================================
+
 ``load`` accepts a partial position written by hand (only ``hands`` is required): cards it does not
 place go to the stock, table melds may omit everything but ``cards`` (and ``owner``, default 0),
 and ``table_by_seat`` defaults to the owners. It refuses a position that does not hold every card
@@ -45,6 +56,11 @@ KIND_NAMES = {KIND_SET: "set", KIND_RUN: "run"}
 
 def _cards_of(counts: np.ndarray) -> list[int]:
     return [int(card) for card in np.repeat(np.arange(counts.shape[0]), np.maximum(counts, 0))]
+
+
+def _number(value: float) -> int | float:
+    """A score as an int when whole (halves arise only under the Lebanese scaling)."""
+    return int(value) if float(value).is_integer() else float(value)
 
 
 def _none_if_negative(value: int) -> int | None:
@@ -79,15 +95,33 @@ def snapshot(engine: "RummyEngine", row: int) -> dict[str, Any]:
         "reshuffles": int(r["reshuffles"]),
         "hands_played": int(r["hands_played"]),
         "undos": int(r["undos"]),
-        "totals": [int(v) for v in r["totals"][:players]],
-        "hand_scores": [int(v) for v in r["hand_scores"][:players]],
+        "totals": [_number(v) for v in r["totals"][:players]],
+        "hand_scores": [_number(v) for v in r["hand_scores"][:players]],
         "winner": _none_if_negative(int(r["winner"])),
         "rummy": bool(r["rummy"]),
         "end_reason": END_NAMES[int(r["end_reason"])],
         "game_winners": [seat for seat in range(players) if r["game_winners"][seat]],
         "illegal_by": _none_if_negative(int(r["illegal_by"])),
         "rng": int(r["rng"]),
-    }
+    } | (_rami_snapshot(r, players, table) if engine.rami else {})
+
+
+_TURN_SCALARS = ("opened_at_start", "taken_laid", "freed_jokers", "tentative", "touched_table", "start_slots", "doomed",
+                 "all_at_once", "joker_finish", "turn_jokers", "turn_points")
+
+
+def _rami_snapshot(r, players: int, table: list[dict[str, Any]]) -> dict[str, Any]:
+    for meld in table:
+        slot = meld["slot"]
+        has_joker = r["slot_cards"][slot][cards.JOKER] > 0 and r["slot_joker"][slot] >= 0
+        meld["joker_at"] = int(r["slot_joker"][slot]) if has_joker else None
+        meld["tentative"] = bool(r["slot_tentative"][slot])
+        meld["pure"] = bool(r["slot_pure"][slot])
+    turn = {name: int(r[name]) for name in _TURN_SCALARS}
+    turn["pending"] = _cards_of(r["pending"])
+    turn["undo"] = {name[2:]: r[name].tolist() for name in r.dtype.names if name.startswith("u_")}
+    return {"ruleset": "rami51", "first_turn": bool(r["first_turn"]),
+            "opened": [bool(v) for v in r["opened"][:players]], "turn_state": turn}
 
 
 def load(engine: "RummyEngine", row: int, position: dict[str, Any]) -> None:
@@ -102,15 +136,18 @@ def load(engine: "RummyEngine", row: int, position: dict[str, Any]) -> None:
     table = [dict(meld, cards=_parse_cards(meld["cards"])) for meld in position.get("table", [])]
     discard = _parse_cards(position.get("discard", []))
     placed = [card for hand in hands for card in hand] + discard + [card for meld in table for card in meld["cards"]]
+    copies = np.bincount(np.r_[np.tile(np.arange(cards.NUM_NATURAL_TYPES), rules.deck_copies),
+                               np.full(rules.num_jokers, cards.JOKER)].astype(np.int64), minlength=types)
     if "stock" in position:
         stock = _parse_cards(position["stock"])
     else:
-        stock = sorted(set(range(rules.deck_size)) - set(placed), reverse=True)
+        left = copies - np.bincount(np.array(placed, dtype=np.int64), minlength=types)[:types]
+        stock = [int(card) for card in np.repeat(np.arange(types), np.maximum(left, 0))][::-1]
     every = np.bincount(np.array(placed + stock, dtype=np.int64), minlength=types)
-    if every.shape[0] != types or (every != 1).any():
-        missing = [cards.name(c) for c in range(types) if every[c] == 0]
-        doubled = [cards.name(c) for c in range(types) if every[c] > 1]
-        raise ValueError(f"a position must hold every card exactly once; missing {missing}, more than once {doubled}")
+    if every.shape[0] != types or (every != copies).any():
+        missing = [cards.name(c) for c in range(types) if every[c] < copies[c]]
+        extra = [cards.name(c) for c in range(min(types, every.shape[0])) if every[c] > copies[c]]
+        raise ValueError(f"a position must hold every card of the deck exactly once; missing {missing}, too many {extra}")
 
     r = engine.state[row]
     r["phase"] = PHASE_NAMES.index(position.get("phase", "draw"))
@@ -160,6 +197,31 @@ def load(engine: "RummyEngine", row: int, position: dict[str, Any]) -> None:
     illegal_by = position.get("illegal_by")
     r["illegal_by"] = -1 if illegal_by is None else illegal_by
     r["rng"] = position.get("rng", int(r["rng"]) or 0x9E3779B97F4A7C15)
+    if engine.rami:
+        _load_rami(r, position, players, table)
+
+
+def _load_rami(r, position: dict[str, Any], players: int, table: list[dict[str, Any]]) -> None:
+    """The rami51 fields; a hand-written position starts a clean turn (nothing tentative or pending)."""
+    r["first_turn"] = position.get("first_turn", False)
+    r["opened"][:] = 0
+    r["opened"][:players] = position.get("opened", [False] * players)
+    for slot, meld in enumerate(table):
+        r["slot_tentative"][slot] = meld.get("tentative", False)
+        r["slot_pure"][slot] = meld.get("pure", False)
+    turn = position.get("turn_state", {})
+    for name in _TURN_SCALARS:
+        r[name] = turn.get(name, 0)
+    if "start_slots" not in turn:
+        r["start_slots"] = len(table)
+    if "opened_at_start" not in turn:
+        r["opened_at_start"] = r["opened"][int(r["current"])]
+    r["pending"][:] = 0
+    np.add.at(r["pending"], _parse_cards(turn.get("pending", [])), 1)
+    if position.get("taken") is not None and "taken_laid" not in turn:
+        r["taken_laid"] = 0
+    for name, value in turn.get("undo", {}).items():
+        r["u_" + name] = value
 
 
 def _load_table(engine: "RummyEngine", r, table: list[dict[str, Any]]) -> None:
@@ -172,10 +234,11 @@ def _load_table(engine: "RummyEngine", r, table: list[dict[str, Any]]) -> None:
         r[field][:] = empty
     r["slot_cards"][:] = 0
     for slot, meld in enumerate(table):
-        kind, key, lo, hi = describe_meld(meld["cards"], engine.rules)
+        kind, key, lo, hi, joker_at = describe_meld(meld["cards"], engine.rules, meld.get("joker_at"))
         if "lo" in meld and kind == KIND_RUN:
             lo, hi = meld["lo"], meld["hi"]
         r["slot_kind"][slot], r["slot_key"][slot], r["slot_lo"][slot], r["slot_hi"][slot] = kind, key, lo, hi
+        r["slot_joker"][slot] = joker_at
         r["slot_owner"][slot] = meld.get("owner", 0)
         r["slot_count"][slot] = len(meld["cards"])
         np.add.at(r["slot_cards"][slot], meld["cards"], 1)
@@ -190,4 +253,5 @@ def _parse_cards(values) -> list[int]:
 def snapshot_keys() -> list[str]:
     return ["num_players", "phase", "current", "dealer", "hands", "stock", "discard", "taken", "table", "table_by_seat",
             "known", "played_this_turn", "has_played", "has_melded", "turn", "reshuffles", "hands_played", "undos",
-            "totals", "hand_scores", "winner", "rummy", "end_reason", "game_winners", "illegal_by", "rng"]
+            "totals", "hand_scores", "winner", "rummy", "end_reason", "game_winners", "illegal_by", "rng",
+            "ruleset", "first_turn", "opened", "turn_state"]

@@ -43,7 +43,8 @@ JOKER = 52
 CAT_KIND, CAT_KEY, CAT_LO, CAT_HI, CAT_JOKER = 3, 4, 5, 6, 7
 SEARCH_DEPTH = 40         # plays explored in one turn (each play lays or takes a card)
 CANDIDATES = 1024         # local candidates kept per search level
-VISITED = 1 << 13         # positions remembered per search (open addressing); beyond it, no memo
+VISITED = 1 << 14         # positions remembered per search (open addressing); beyond it, no memo
+SEARCH_NODES = 1 << 20    # plays tried by one search at most
 SCRATCH_ROWS = SEARCH_DEPTH + 2    # per worker: the search levels, plus one row for the tested action
 CANDIDATE_ROWS = SEARCH_DEPTH + 1  # per worker: the search levels, plus the mask's own list
 
@@ -727,17 +728,89 @@ def can_end_now(r, cfg) -> bool:
 
 
 @nb.njit(**JIT)
-def hopeless(r, cfg) -> bool:
-    """Cheap proof that no finish exists: a non-opened player with tentative plays and no undo
-    must reach a COMMIT or an all-at-once out; both need the points (unless relaxed) and a pure run."""
+def takeable_bits(r, cfg) -> np.uint64:
+    """Cards a TAKE could bring into the hand now (ends of 4+ runs, naturals of 4-card sets): a
+    relaxation used only to prune the search."""
+    bits = np.uint64(0)
+    for slot in range(r.slot_n):
+        if r.slot_count[slot] >= 4:
+            for choice in range(5):
+                if take_ok(r, slot, choice, cfg):
+                    bits |= card_bit(take_card(r, slot, choice))
+    return bits
+
+
+@nb.njit(**JIT)
+def placeable_bits(r, catalogue_bits, cfg) -> np.uint64:
+    """Cards that could still reach the table this turn by some play: members of a catalogue meld
+    whose cards are all in the hand or takeable, cards a table meld accepts, cards a SWAP would
+    lay. A relaxation (it ignores counts and order), used only to prune."""
+    reachable = hand_bits(r, r.current) | takeable_bits(r, cfg)
+    bits = np.uint64(0)
+    for entry in range(cfg[C_MELDS]):
+        if catalogue_bits[entry] & ~reachable == 0:
+            bits |= catalogue_bits[entry]
+    for slot in range(r.slot_n):
+        if r.slot_cards[slot, JOKER] == 0 and (r.slot_kind[slot] == KIND_SET and r.slot_count[slot] == 3
+                                               or r.slot_kind[slot] == KIND_RUN and r.slot_owner[slot] == r.current):
+            bits |= card_bit(JOKER)
+        if r.slot_kind[slot] == KIND_SET:
+            if r.slot_count[slot] < 4:
+                for suit in range(4):
+                    card = suit * 13 + r.slot_key[slot] - 1
+                    if r.slot_cards[slot, card] == 0:
+                        bits |= card_bit(card)
+        else:
+            for high in (False, True):
+                position = run_end_position(r, slot, high, cfg)
+                if position != 0:
+                    bits |= card_bit(card_at(r.slot_key[slot], position))
+        card = represented(r, slot)
+        if card >= 0:
+            bits |= card_bit(card)
+    return bits
+
+
+@nb.njit(**JIT)
+def hopeless(r, catalogue, catalogue_bits, cfg) -> bool:
+    """Cheap proofs that no finish exists from ``r`` (sound relaxations; they only prune):
+
+    * too few own cards are left to meld the pending cards and freed jokers and keep a discard;
+    * a card that must be laid (the taken card, R6; a pending card, R13; a freed joker, R14) can
+      reach no meld, lay-off or swap;
+    * a non-opened player who has made tentative plays (or holds the taken card) and has no undo
+      left must reach a COMMIT or an all-at-once out (R11.5): both need the points, counted only
+      over own cards that could still be laid (unless relaxed), and a pure run of own cards."""
     p = r.current
-    if r.opened[p] or (r.tentative == 0 and not (r.taken >= 0 and not r.taken_laid)):
+    must_lay = r.taken >= 0 and not r.taken_laid
+    if not must_lay and pending_total(r) == 0 and (r.opened[p] or r.tentative == 0):
         return False
-    bound = r.turn_points
+    own_cards = 0
     for card in range(JOKER + 1):
-        bound += own(r, p, card) * max_points(card, cfg)
-    if bound < threshold(r, cfg) and cfg[C_AAO_CRITERIA]:
+        own_cards += own(r, p, card)
+    taken_cards = pending_total(r) - r.freed_jokers
+    # every new meld holding taken cards needs an own card, so holds at most two of them; a freed
+    # joker needs two own cards (R13, R14); "required" keeps one card for the discard (R15)
+    if own_cards < (taken_cards + 1) // 2 + 2 * r.freed_jokers + (1 if cfg[C_FINAL_DISCARD] == 0 else 0):
         return True
+    placeable = placeable_bits(r, catalogue_bits, cfg)
+    if must_lay and placeable & card_bit(r.taken) == 0:
+        return True
+    for card in range(JOKER + 1):
+        if r.pending[card] > 0 and placeable & card_bit(card) == 0:
+            return True
+    if r.freed_jokers > 0 and placeable & card_bit(JOKER) == 0:
+        return True
+    if r.opened[p]:
+        return False
+    if cfg[C_AAO_CRITERIA]:
+        bound = r.turn_points
+        for card in range(JOKER + 1):
+            n = own(r, p, card)
+            if n > 0 and placeable & card_bit(card):
+                bound += n * max_points(card, cfg)
+        if bound < threshold(r, cfg):
+            return True
     if cfg[C_OPEN_PURE] and cfg[C_AAO_PURE] and not has_pure_run(r):
         last_start = 13 if cfg[C_CIRCULAR] else 12
         for suit in range(4):
@@ -745,7 +818,7 @@ def hopeless(r, cfg) -> bool:
                 ok = True
                 for k in range(3):
                     card = card_at(suit, start + k)
-                    held = own(r, p, card) if cfg[C_PURE_OWN_ONLY] else r.hand[p, card] - (r.freed_jokers if card == JOKER else 0)
+                    held = own(r, p, card) if cfg[C_PURE_OWN_ONLY] else r.hand[p, card]
                     if held < 1:
                         ok = False
                         break
@@ -756,7 +829,7 @@ def hopeless(r, cfg) -> bool:
 
 
 @nb.njit(**JIT)
-def node_status(r, allow_undo: bool, cfg) -> int:
+def node_status(r, allow_undo: bool, catalogue, catalogue_bits, cfg) -> int:
     """1: the turn can be finished from here at once; -1: it cannot be finished; 0: search on."""
     p = r.current
     if r.hand_n[p] == 0:
@@ -765,7 +838,7 @@ def node_status(r, allow_undo: bool, cfg) -> int:
         return 1
     if can_end_now(r, cfg):
         return 1
-    if hopeless(r, cfg):
+    if hopeless(r, catalogue, catalogue_bits, cfg):
         return -1
     return 0
 
@@ -803,40 +876,115 @@ def remember(visited, h: np.uint64) -> bool:
 
 
 @nb.njit(**JIT)
-def finishable(r, allow_undo: bool, work, catalogue, catalogue_bits, cfg) -> bool:
-    """Whether the player to act can still finish the turn legally from position ``r`` (R23).
+def play_kind(action: int, cfg) -> int:
+    """0 COMMIT/UNDO, 1 MELD, 2 LAY_OFF, 3 TAKE, 4 SWAP."""
+    if action < cfg[C_MELD_OFFSET]:
+        return 0
+    if action < cfg[C_LAYOFF_OFFSET]:
+        return 1
+    if action < cfg[C_TAKE_OFFSET]:
+        return 2
+    return 3 if action < cfg[C_SWAP_OFFSET] else 4
 
-    Iterative depth-first search over locally legal plays, each applied to a copy of the record;
-    positions already explored are skipped."""
-    status = node_status(r, allow_undo, cfg)
-    if status != 0:
-        return status == 1
+
+@nb.njit(**JIT)
+def redundant_order(action: int, previous: int, cfg) -> bool:
+    """Two plays of one kind in a row commute (melds and takes use hand and table cards
+    independently; lay-offs onto different melds too), so the search tries them in increasing id
+    order only. Lay-offs onto the same meld may depend on each other and keep every order."""
+    if previous < 0 or action >= previous:
+        return False
+    kind = play_kind(action, cfg)
+    if kind == 0 or kind != play_kind(previous, cfg):
+        return False
+    return not (kind == 2 and play_slot(action, cfg) == play_slot(previous, cfg))
+
+
+@nb.njit(**JIT)
+def finishable(r, allow_undo: bool, work, catalogue, catalogue_bits, cfg) -> bool:
+    """Whether the player to act can still finish the turn legally from position ``r`` (R23)."""
+    return search(r, allow_undo, False, work, catalogue, catalogue_bits, cfg)
+
+
+@nb.njit(**JIT)
+def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_bits, cfg) -> bool:
+    """Search over locally legal plays, each applied to a copy of the record, for a legal end of
+    the turn (``node_status``). With ``commit_first`` the turn must pass through a COMMIT before it
+    may end (R11.5 under ``all_at_once_may_use_table = false``).
+
+    Each position's children are first all checked for an immediate end, then explored depth
+    first. Positions already explored are skipped (a hash table), commuting plays are tried in one
+    order (``redundant_order``) and ``hopeless`` prunes. ``SEARCH_NODES`` bounds the work; a search
+    that reaches it answers "not finishable" (never reached in the property tests and benchmarks)."""
+    if not commit_first:
+        status = node_status(r, allow_undo, catalogue, catalogue_bits, cfg)
+        if status != 0:
+            return status == 1
     scratch, candidates, visited = work
-    base, rows = 0, 0
     visited[:] = 0
     counts = np.zeros(SEARCH_DEPTH, dtype=np.int64)
     index = np.zeros(SEARCH_DEPTH, dtype=np.int64)
-    scratch[base] = r
+    last = np.full(SEARCH_DEPTH, -1, dtype=np.int64)
+    committed = np.zeros(SEARCH_DEPTH, dtype=np.bool_)
+    committed[0] = not commit_first
+    scratch[0] = r
     remember(visited, position_hash(r))
-    counts[0] = play_candidates(scratch[base], candidates[rows], catalogue, catalogue_bits, cfg)
+    nodes = expand(0, scratch, candidates, counts, last, committed, allow_undo, catalogue, catalogue_bits, cfg)
+    if nodes < 0:
+        return True
     level = 0
     while level >= 0:
         if index[level] >= counts[level]:
             level -= 1
             continue
-        action = candidates[rows + level, index[level]]
+        action = candidates[level, index[level]]
         index[level] += 1
-        scratch[base + level + 1] = scratch[base + level]
-        child = scratch[base + level + 1]
+        if action < 0 or level + 1 >= SEARCH_DEPTH:
+            continue
+        scratch[level + 1] = scratch[level]
+        child = scratch[level + 1]
         apply_play(child, action, catalogue, cfg)
-        status = node_status(child, allow_undo, cfg)
-        if status == 1:
+        if not remember(visited, position_hash(child)):
+            continue
+        level += 1
+        last[level] = action
+        committed[level] = committed[level - 1] or action == 2
+        index[level] = 0
+        used = expand(level, scratch, candidates, counts, last, committed, allow_undo, catalogue, catalogue_bits, cfg)
+        if used < 0:
             return True
-        if status == 0 and level + 1 < SEARCH_DEPTH and remember(visited, position_hash(child)):
-            level += 1
-            counts[level] = play_candidates(child, candidates[rows + level], catalogue, catalogue_bits, cfg)
-            index[level] = 0
+        nodes += used
+        if nodes > SEARCH_NODES:
+            return False
     return False
+
+
+@nb.njit(**JIT)
+def expand(level: int, scratch, candidates, counts, last, committed, allow_undo: bool, catalogue, catalogue_bits, cfg) -> int:
+    """List the plays of the position at ``level`` and check each child: returns -1 if one ends the
+    turn legally, else the number of children tried; dead or redundant children are marked -1 in
+    the candidate list so that the search does not descend into them."""
+    n = play_candidates(scratch[level], candidates[level], catalogue, catalogue_bits, cfg)
+    counts[level] = n
+    for k in range(n):
+        action = candidates[level, k]
+        if redundant_order(action, last[level], cfg):
+            candidates[level, k] = -1
+            continue
+        scratch[level + 1] = scratch[level]
+        child = scratch[level + 1]
+        apply_play(child, action, catalogue, cfg)
+        if committed[level] or action == 2:
+            status = node_status(child, allow_undo, catalogue, catalogue_bits, cfg)
+        elif child.hand_n[child.current] == 0 or hopeless(child, catalogue, catalogue_bits, cfg):
+            status = -1
+        else:
+            status = 0
+        if status == 1:
+            return -1
+        if status == -1:
+            candidates[level, k] = -1
+    return n
 
 
 @nb.njit(**JIT)
@@ -854,44 +1002,10 @@ def play_legal(r, action: int, work, catalogue, catalogue_bits, cfg) -> bool:
     scratch[top] = r
     child = scratch[top]
     apply_play(child, action, catalogue, cfg)
-    if needs_commit:
-        return commit_reachable(child, work, catalogue, catalogue_bits, cfg)
     if child.hand_n[p] == 0:
-        return out_ok(child, cfg)
+        return not needs_commit and out_ok(child, cfg)
     # the search reuses the scratch rows below ``top``; the child stays intact
-    return finishable(child, True, work, catalogue, catalogue_bits, cfg)
-
-
-@nb.njit(**JIT)
-def commit_reachable(r, work, catalogue, catalogue_bits, cfg) -> bool:
-    """A COMMIT is reachable without undo (R11.5 under ``all_at_once_may_use_table = false``): the
-    search runs on a copy whose turn may only end through a COMMIT, then is finished as usual."""
-    scratch, candidates, visited = work
-    base, rows = 0, 0
-    visited[:] = 0
-    counts = np.zeros(SEARCH_DEPTH, dtype=np.int64)
-    index = np.zeros(SEARCH_DEPTH, dtype=np.int64)
-    scratch[base] = r
-    counts[0] = play_candidates(scratch[base], candidates[rows], catalogue, catalogue_bits, cfg)
-    level = 0
-    while level >= 0:
-        if index[level] >= counts[level]:
-            level -= 1
-            continue
-        action = candidates[rows + level, index[level]]
-        index[level] += 1
-        scratch[base + level + 1] = scratch[base + level]
-        child = scratch[base + level + 1]
-        apply_play(child, action, catalogue, cfg)
-        if action == 2:  # a COMMIT that lets the turn end at once
-            if node_status(child, False, cfg) == 1:
-                return True
-            continue
-        if child.hand_n[child.current] > 0 and level + 1 < SEARCH_DEPTH and remember(visited, position_hash(child)):
-            level += 1
-            counts[level] = play_candidates(child, candidates[rows + level], catalogue, catalogue_bits, cfg)
-            index[level] = 0
-    return False
+    return search(child, True, needs_commit, work, catalogue, catalogue_bits, cfg)
 
 
 @nb.njit(**JIT)
