@@ -11,9 +11,10 @@ Random legal play, one process:
   ``gin_rummy_v4``, RLCard 1.2.0 ``gin-rummy``, OpenSpiel 2.0.2 ``gin_rummy``;
 * memory of the batched state, and the import time of ``rummy_env``.
 
-Usage: ``python benchmarks/throughput.py [--seconds 5] [--repeats 3] [--players 2]
-[--batches 1,64,1024,4096] [--bench-python .venv-bench/bin/python] [--json out.json]``
-(``make bench`` builds the bench venv and runs it).
+Usage: ``python benchmarks/throughput.py [--ruleset basic|rami51|lebanese14] [--seconds 5] [--repeats 3]
+[--players 2] [--batches 1,64,1024,4096] [--bench-python .venv-bench/bin/python] [--json out.json]``
+(``make bench`` builds the bench venv and runs it for basic and rami51). The anchors play gin rummy
+whatever ``--ruleset`` is: they are the fixed yardstick of every row.
 """
 
 from __future__ import annotations
@@ -118,16 +119,17 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--ruleset", default="basic", help="preset: basic, rami51 or lebanese14")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--batches", default="1,64,1024,4096")
     parser.add_argument("--bench-python", default=str(HERE.parent / ".venv-bench" / "bin" / "python"))
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
 
-    rules = rummy_env.RummyRules.preset("basic", num_players=args.players)
+    rules = rummy_env.RummyRules.preset(args.ruleset, num_players=args.players)
     rows: list[tuple[str, float]] = []
-    rows.append(("rummy_env AEC env() (wrapped)", aec_rate(lambda: rummy_env.env(num_players=args.players), args.seconds, args.repeats)))
-    rows.append(("rummy_env AEC raw_env()", aec_rate(lambda: rummy_env.raw_env(num_players=args.players), args.seconds, args.repeats)))
+    rows.append(("rummy_env AEC env() (wrapped)", aec_rate(lambda: rummy_env.env(rules), args.seconds, args.repeats)))
+    rows.append(("rummy_env AEC raw_env()", aec_rate(lambda: rummy_env.raw_env(rules), args.seconds, args.repeats)))
     for batch in (int(b) for b in args.batches.split(",")):
         rows.append((f"rummy_env engine B={batch}", engine_rate(rules, batch, args.seconds, args.repeats)))
     anchor = anchors(args.bench_python, args.seconds, args.repeats)
@@ -138,7 +140,7 @@ def main(argv=None) -> int:
     anchor_rates = {key: value["steps_per_s"] for key, value in anchor.items() if "steps_per_s" in value}
     pz, spiel = anchor_rates.get("pettingzoo_gin_rummy_v4"), anchor_rates.get("openspiel_gin_rummy_obs")
 
-    print(f"\nrandom legal play, basic rummy, {args.players} players, one process; median of {args.repeats} x {args.seconds:g} s\n")
+    print(f"\nrandom legal play, {args.ruleset}, {args.players} players, one process; median of {args.repeats} x {args.seconds:g} s\n")
     print(f"| {'system':<42} | {'steps/s':>12} | {'vs PettingZoo':>13} | {'vs OpenSpiel+obs':>16} |")
     print(f"|{'-' * 44}|{'-' * 14}|{'-' * 15}|{'-' * 18}|")
     for label, rate in rows + [(names[key], rate) for key, rate in anchor_rates.items()]:

@@ -42,8 +42,8 @@ action id                              meaning
                                        leaving one card WITHOUT announcing (penalty draw, R7)
 =====================================  ==========================================================
 
-Defaults (rami51): ``M = 338`` (52 sets, 78 joker sets, 48 runs + 144 joker runs), ``A = 2559``
-(``2612`` with manual announcement).
+Defaults (rami51): ``M = 322`` (52 sets, 78 joker sets, 48 runs + 144 joker runs), ``A = 2539``
+(``2592`` with manual announcement); ``circular_runs`` adds the K-A-2 runs (``M = 338``).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from gymnasium.utils.env_checker import check_env
 import rummy_env
 from rummy_env import RummyEngine, RummyGymEnv, RummyGymVectorEnv, RummyVectorEnv
 from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK
-from rummy_env.engine.state import END_DEAD_TURN_CAP, END_OUT, PHASE_DRAW
+from rummy_env.engine.state import END_DEAD_TURN_CAP, END_OUT, PHASE_DRAW, PHASE_PLAY
 from rummy_env.sampling import uniform_legal_actions
 
 
@@ -61,8 +61,8 @@ class RecordingOpponent:
         return actions
 
 
-def observation_size(players: int, **knobs) -> int:
-    return RummyEngine(rummy_env.RummyRules.preset("basic", num_players=players, **knobs)).observation_size
+def observation_size(players: int, rules: str = "basic", **knobs) -> int:
+    return RummyEngine(rummy_env.RummyRules.preset(rules, num_players=players, **knobs)).observation_size
 
 
 def one_row_engine(rules, start) -> RummyEngine:
@@ -87,20 +87,28 @@ def assert_fresh_hand(engine: RummyEngine, row: int) -> None:
     position = engine.snapshot(row)
     assert position["turn"] == 0, position["turn"]
     assert position["hands_played"] == 0
+    assert position["table"] == []
+    assert position["totals"] == [0] * rules.num_players
+    assert len(position["stock"]) == rules.deck_size - rules.num_players * rules.hand_size - 1
+    dealer = position["dealer"]
+    if rules.ruleset == "rami51":  # no upcard: the dealer holds one card more and plays first (R4, R5)
+        assert position["phase"] == "play" and position["first_turn"] and position["current"] == dealer
+        assert [len(hand) for hand in position["hands"]] == [rules.hand_size + (seat == dealer) for seat in range(rules.num_players)]
+        assert position["discard"] == []
+        return
     assert position["phase"] == "draw"
     assert [len(hand) for hand in position["hands"]] == [rules.hand_size] * rules.num_players
     assert len(position["discard"]) == 1
-    assert len(position["stock"]) == rules.deck_size - rules.num_players * rules.hand_size - 1
-    assert position["table"] == []
-    assert position["totals"] == [0] * rules.num_players
-    assert position["current"] == (position["dealer"] + 1) % rules.num_players
+    assert position["current"] == (dealer + 1) % rules.num_players
 
 
 def centred_rewards(hand_scores: np.ndarray, rules) -> np.ndarray:
-    """RULES reward="score": seat q gets (P * s_q - sum s) / ((P - 1) * reward_scale)."""
+    """RULES reward="score": seat q gets (P * s_q - sum s) / ((P - 1) * reward_scale), negated for rami51,
+    whose hand scores are penalties."""
     players = rules.num_players
     scores = np.asarray(hand_scores, dtype=np.float64)
-    return (players * scores - scores.sum()) / ((players - 1) * rules.reward_scale)
+    sign = -1.0 if rules.is_penalty_scoring else 1.0
+    return sign * (players * scores - scores.sum()) / ((players - 1) * rules.reward_scale)
 
 
 # ============================================================================================ 1. RummyGymEnv
@@ -273,6 +281,8 @@ VECTOR_CASES = {
     "3p_cap40": (3, {"max_turns_per_round": 40}),
     "2p_cap25_lowest_wins": (2, {"max_turns_per_round": 25, "dead_round_scoring": "lowest_hand_wins"}),
     "4p_cap60": (4, {"max_turns_per_round": 60}),
+    "rami51_2p_cap60": (2, {"rules": "rami51", "max_turns_per_round": 60}),
+    "rami51_3p_lebanese_cap40": (3, {"rules": "lebanese14", "max_turns_per_round": 40}),
 }
 
 
@@ -325,7 +335,8 @@ def test_vector_env_same_step_autoreset_and_final_infos_match_a_replay(case):
                 assert after["hands_played"] == before[row]["hands_played"] == 0
                 assert after["turns"] >= before[row]["turns"]
                 np.testing.assert_array_equal(after["totals"], before[row]["totals"])
-                assert (after["table_by_seat"] >= before[row]["table_by_seat"]).all()
+                if rules.ruleset == "basic":  # rami51 cards leave the table by TAKE and UNDO
+                    assert (after["table_by_seat"] >= before[row]["table_by_seat"]).all()
                 assert not rewards[row].any(), "reward='score' with one-hand episodes pays only at the end"
                 continue
 
@@ -334,9 +345,13 @@ def test_vector_env_same_step_autoreset_and_final_infos_match_a_replay(case):
             assert_fresh_hand(engine, row)
             blocks = split(engine, observation["observation"][row])
             assert blocks["turns"].tolist() == [0, 0]
-            assert blocks["hand_sizes"].tolist() == [rules.hand_size] * players
-            assert blocks["phase"].tolist() == [1, 0, 0]
-            assert np.flatnonzero(observation["action_mask"][row]).tolist() == [DRAW_STOCK, DRAW_DISCARD]
+            if rules.ruleset == "rami51":  # the dealer (to act) holds one card more and starts without a draw
+                assert blocks["hand_sizes"].tolist() == [rules.hand_size + 1] + [rules.hand_size] * (players - 1)
+                assert blocks["phase"].tolist() == [0, 1, 0]
+            else:
+                assert blocks["hand_sizes"].tolist() == [rules.hand_size] * players
+                assert blocks["phase"].tolist() == [1, 0, 0]
+                assert np.flatnonzero(observation["action_mask"][row]).tolist() == [DRAW_STOCK, DRAW_DISCARD]
 
             # the finished episode, replayed on a one-row engine and stopped before any reset
             replay = one_row_engine(rules, starts[row])
@@ -350,7 +365,8 @@ def test_vector_env_same_step_autoreset_and_final_infos_match_a_replay(case):
                                           replay.observe(np.array([actors[row]]))[0])
             np.testing.assert_array_equal(infos["final_hand_scores"][row], record["hand_scores"][:players])
             np.testing.assert_array_equal(infos["final_totals"][row], record["totals"][:players])
-            np.testing.assert_array_equal(infos["final_winners"][row], record["hand_scores"][:players] > 0)
+            winners = (np.arange(players) == record["winner"]) if rules.ruleset == "rami51" else record["hand_scores"][:players] > 0
+            np.testing.assert_array_equal(infos["final_winners"][row], winners)
             assert bool(truncations[row]) == (int(record["end_reason"]) == END_DEAD_TURN_CAP)
             # the final observation is the last actor's view of the finished hand
             final_blocks = split(engine, infos["final_observation"][row])
@@ -362,8 +378,14 @@ def test_vector_env_same_step_autoreset_and_final_infos_match_a_replay(case):
             if int(record["end_reason"]) == END_OUT:
                 assert terminations[row]
                 assert int(record["winner"]) == actors[row], "the seat that went out is the one that acted last"
-                assert scores[actors[row]] > 0 and rewards[row, actors[row]] > 0
-                assert (rewards[row, np.arange(players) != actors[row]] < 0).all()
+                if rules.ruleset == "rami51":  # penalties: the one who went out scores 0, the others pay
+                    assert scores[actors[row]] == 0 and rewards[row, actors[row]] > 0
+                else:
+                    assert scores[actors[row]] > 0 and rewards[row, actors[row]] > 0
+                if rules.ruleset == "rami51":  # centred penalties: a small loser may still gain
+                    assert rewards[row].argmax() == actors[row]
+                else:
+                    assert (rewards[row, np.arange(players) != actors[row]] < 0).all()
                 assert infos["final_winners"][row].tolist() == [int(s == actors[row]) for s in range(players)]
             elif scores.any():  # a dead hand scored for the lowest hand (B17)
                 scorer = int(np.argmax(scores))
@@ -417,6 +439,7 @@ GYM_VECTOR_CASES = {
     "2p_seat0": (2, 0, {}),
     "3p_random_seat_cap60": (3, "random", {"max_turns_per_round": 60}),
     "2p_seat1_cap30_lowest_wins": (2, 1, {"max_turns_per_round": 30, "dead_round_scoring": "lowest_hand_wins"}),
+    "rami51_2p_seat0_cap50": (2, 0, {"rules": "rami51", "max_turns_per_round": 50}),
 }
 
 
@@ -461,7 +484,8 @@ def test_gym_vector_env_autoreset_rewards_and_final_infos_match_a_replay(case):
                 assert after["dealer"] == before[row]["dealer"] and after["hands_played"] == 0
                 assert after["turns"] >= before[row]["turns"]
                 np.testing.assert_array_equal(after["totals"], before[row]["totals"])
-                assert (after["table_by_seat"] >= before[row]["table_by_seat"]).all()
+                if rules.ruleset == "basic":  # rami51 cards leave the table by TAKE and UNDO
+                    assert (after["table_by_seat"] >= before[row]["table_by_seat"]).all()
                 continue
 
             ended["truncated" if truncations[row] else "terminated"] += 1
@@ -475,7 +499,8 @@ def test_gym_vector_env_autoreset_rewards_and_final_infos_match_a_replay(case):
             assert int(infos["final_hand_score"][row]) == int(hand_scores[seat])
             assert bool(truncations[row]) == (int(replay.state["end_reason"][0]) == END_DEAD_TURN_CAP)
             assert sum(r for _, r in history[row]) == pytest.approx(centred_rewards(hand_scores, rules)[seat], abs=1e-5)
-            if hand_scores[seat] > 0:
+            penalty = rules.is_penalty_scoring  # rami51: scores are penalties, the lowest is best
+            if (hand_scores[seat] == 0 and hand_scores.any()) if penalty else hand_scores[seat] > 0:
                 ended["learner_won"] += 1
                 assert rewards[row] > 0
             elif hand_scores.any():
@@ -485,10 +510,11 @@ def test_gym_vector_env_autoreset_rewards_and_final_infos_match_a_replay(case):
             # SAME_STEP: a new episode, advanced to the learner's first decision
             new_seat = int(infos["learner_seat"][row])
             assert after["hands_played"] == 0 and not after["totals"].any()
-            assert after["phase"] == PHASE_DRAW and int(after["current"]) == new_seat
-            assert int(after["hand_n"][new_seat]) == rules.hand_size
+            assert after["phase"] == (PHASE_PLAY if after["first_turn"] else PHASE_DRAW) and int(after["current"]) == new_seat
+            first = 0 if rules.ruleset == "rami51" else 1  # rami51: the dealer plays first, holding one card more
+            assert int(after["hand_n"][new_seat]) == rules.hand_size + (first == 0 and new_seat == int(after["dealer"]))
             assert int(after["turns"]) < players
-            assert int(after["turns"]) == (new_seat - int(after["dealer"]) - 1) % players
+            assert int(after["turns"]) == (new_seat - int(after["dealer"]) - first) % players
             seats[row] = new_seat
             starts[row] = ("snapshot", engine.snapshot(row))
             history[row] = []

@@ -66,6 +66,8 @@ class RummyEngine:
         self.state = np.zeros(batch_size, dtype=state_dtype(rules))
         self.rami = rules.ruleset == "rami51"
         self._work = self._search_buffers() if self.rami else None
+        self._checked_mask = np.zeros((batch_size, self.layout.num_actions) if self.rami else (0, 0), dtype=np.int8)
+        self._mask_is_current = False  # set by legal_action_mask, cleared by anything that moves a game
         self._mask = np.zeros((batch_size, self.layout.num_actions), dtype=np.int8)
         self._obs = np.zeros((batch_size, self.observation_layout.size), dtype=np.int8)
         self._rewards = np.zeros((batch_size, rules.num_players), dtype=np.float32)
@@ -78,12 +80,14 @@ class RummyEngine:
 
     def _search_buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per-thread scratch of the rami51 no-dead-end search (``rami.finishable``): record copies,
-        candidate lists and a visited-position table."""
+        candidate lists, a table of explored positions and which searches failed."""
         threads = numba.config.NUMBA_NUM_THREADS
         scratch = np.zeros(threads * rami.SCRATCH_ROWS, dtype=self.state.dtype)
         candidates = np.zeros((threads * rami.CANDIDATE_ROWS, rami.CANDIDATES), dtype=np.int16)
         visited = np.zeros((threads, rami.VISITED), dtype=np.uint64)
-        return scratch, candidates, visited
+        owners = np.zeros((threads, rami.OWNER_SIZE), dtype=np.int64)
+        owners[:, rami.OWNER_NEXT_ID] = 1
+        return scratch, candidates, visited, owners
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -140,6 +144,7 @@ class RummyEngine:
             deck_array, use_decks = self._no_decks, False
         else:
             deck_array, use_decks = self._check_decks(decks), True
+        self._mask_is_current = False
         if self.rami:
             rami.new_game_rows(self.state, selected, seeds, deck_array, use_decks, dealer_array, self._work,
                                self.catalogue, self.catalogue_bits, self.values, self.cfg)
@@ -160,6 +165,7 @@ class RummyEngine:
     def next_hand(self, rows: np.ndarray | None = None) -> None:
         """Deal the next hand of the game in rows whose hand is over (the deal passes on, B5)."""
         selected = np.ones(self.batch_size, dtype=np.bool_) if rows is None else np.asarray(rows, dtype=np.bool_)
+        self._mask_is_current = False
         if self.rami:
             rami.next_round_rows(self.state, selected, self._work, self.catalogue, self.catalogue_bits, self.values, self.cfg)
         else:
@@ -171,6 +177,9 @@ class RummyEngine:
         if self.rami:
             run = rami.mask_rows_parallel if self.parallel else rami.mask_rows
             run(self.state, self._mask, self._work, self.catalogue, self.catalogue_bits, self.cfg)
+            # rami51 legality needs searches: the next step checks its actions against this mask
+            np.copyto(self._checked_mask, self._mask)
+            self._mask_is_current = True
         else:
             run = kernels.mask_rows_parallel if self.parallel else kernels.mask_rows
             run(self.state, self._mask, self.catalogue, self.catalogue_bits, self.cfg)
@@ -206,13 +215,16 @@ class RummyEngine:
         if action_array.shape != (self.batch_size,):
             raise ValueError(f"expected {self.batch_size} actions, got an array of shape {action_array.shape}")
         active = self._all_rows if rows is None else np.asarray(rows, dtype=np.bool_)
-        if self.rami:
+        if self.rami and self._mask_is_current:
+            row = rami.check_actions_by_mask(self.state, action_array, active, self._checked_mask, self._legal)
+        elif self.rami:
             row = rami.check_actions(self.state, action_array, active, self._work, self.catalogue, self.catalogue_bits,
                                      self.cfg, self._legal)
         else:
             row = kernels.check_actions(self.state, action_array, active, self.catalogue, self.cfg, self._legal)
         if row >= 0 and self.rules.illegal_action == "raise":
             raise IllegalActionError(f"row {row}: {self.explain_illegal(row, int(action_array[row]))}")
+        self._mask_is_current = False
         if self.rami:
             run = rami.step_rows_parallel if self.parallel else rami.step_rows
             run(self.state, action_array, active, self._legal, self._work, self.catalogue, self.catalogue_bits,
@@ -262,4 +274,5 @@ class RummyEngine:
         """Put a position (a ``snapshot`` or a partial one written by hand) into ``row``."""
         from rummy_env.engine.positions import load
 
+        self._mask_is_current = False
         load(self, row, position)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rummy_env import cards
-from rummy_env.engine import kernels
+from rummy_env.engine import kernels, rami
 from rummy_env.engine.state import PHASE_DRAW, PHASE_NAMES, PHASE_PLAY
 
 if TYPE_CHECKING:
@@ -28,8 +28,8 @@ def explain(engine: "RummyEngine", row: int, action: int) -> str:
     if phase not in (PHASE_DRAW, PHASE_PLAY):
         return f"{described}: the {'hand' if PHASE_NAMES[phase] == 'hand_over' else 'game'} is over"
     kind, a, b = layout.decode(action)
-    if engine.rami:  # the basic reasons below do not apply (and lay-off code 53 is no card type)
-        return f"{described}: the rami51 rules do not allow it in this position (R6-R24, no-dead-end mask R23)"
+    if engine.rami:
+        return f"{described}: {_rami_reason(engine, row, kind, a, b)}"
     if phase == PHASE_DRAW:
         if kind == "draw_stock":
             return f"{described}: the stock is empty (B11)"
@@ -71,3 +71,72 @@ def _dead_end(engine: "RummyEngine", row: int) -> str:
     taken = int(r["taken"])
     return (f"it would leave only {cards.symbol(taken)}, taken from the discard pile this turn, which can be "
             f"neither discarded (B7) nor laid off: the turn could not be finished (B18)")
+
+
+def _rami_reason(engine: "RummyEngine", row: int, kind: str, a: int, b: int) -> str:
+    """The first rami51 reason that applies; a locally valid play that is still illegal breaks the
+    no-dead-end rule (R23)."""
+    r, cfg = engine.state[row], engine.cfg
+    seat, phase = int(r["current"]), int(r["phase"])
+    opened = bool(r["opened"][seat])
+    if phase == PHASE_DRAW:
+        if kind == "draw_stock":
+            return "the stock is empty (R17)"
+        if kind != "draw_discard":
+            return "a turn starts with a draw from the stock or the discard pile (R6)"
+        if int(r["pile_n"]) == 0:
+            return "the discard pile is empty"
+        if int(r["hand_n"][seat]) == 1:
+            return "a player with one card left may not take the discard top (R7)"
+        if engine.rules.discard_pickup_from_second_round and int(r["turns"]) < engine.rules.num_players:
+            return "nobody takes the discard top before every player has had a turn (discard_pickup_from_second_round)"
+        return ("the discard top can be taken only if that card can be laid this turn, and no legal way to lay it "
+                "exists (R6, AR2; for a player who has not opened: within a valid opening, R11)")
+    if kind in ("draw_stock", "draw_discard"):
+        return "the player has already drawn this turn, or it is the dealer's first turn, which has no draw (R5, R6)"
+    if kind == "undo":
+        return "nothing tentative to take back, or the undos of this turn are used up (max_undos_per_turn, R24)"
+    if kind == "commit":
+        if opened:
+            return "the player has already opened (R11.5)"
+        if int(r["tentative"]) == 0:
+            return "no tentative play to commit (R11.5)"
+        if int(r["taken"]) >= 0 and not r["taken_laid"]:
+            return f"the opening must contain {cards.symbol(int(r['taken']))}, taken from the discard pile (R6, AR2)"
+        need = int(rami.threshold(r, cfg))
+        if int(r["turn_points"]) < need:
+            return f"the opening counts {int(r['turn_points'])} points, below {need} (R10, R11.1)"
+        if engine.rules.opening_requires_pure_run and not rami.has_pure_run(r):
+            return "the opening has no pure run (a joker-free run of own cards, R11.2, AR8)"
+        return "after the commit the turn could not be finished (R23)"
+    hand = r["hand"][seat]
+    if kind == "discard":
+        if hand[a] == 0:
+            return f"{cards.symbol(a)} is not in the hand"
+        if a == int(r["taken"]):
+            return f"{cards.symbol(a)} was taken from the discard pile this turn and must be laid (R6)"
+        if int(r["pending"].sum()) + int(r["freed_jokers"]) > 0:
+            return "cards taken from melds or a freed joker must go into a new meld first (R13, R14)"
+        if int(r["taken"]) >= 0 and not r["taken_laid"]:
+            return f"{cards.symbol(int(r['taken']))}, taken from the discard pile, must be laid first (R6)"
+        if int(r["tentative"]) > 0:
+            return "tentative plays are on the table: COMMIT the opening or UNDO them first (R11.5)"
+        if not b:
+            return "discarding without announcing applies only to the discard that leaves one card (R7)"
+        return "this discard would end the turn against R15/R16 (final discard, all-at-once requirements)"
+    if not rami.may_play(r, cfg):
+        return "the dealer's first turn allows only a discard (dealer_first_turn_may_meld = false, R5)"
+    action = engine.layout.meld(a) if kind == "meld" else (
+        engine.layout.lay_off(a, b) if kind == "lay_off" else engine.layout.take(a, b) if kind == "take" else engine.layout.swap(a))
+    if rami.play_ok(r, action, engine.catalogue, cfg):
+        return "after it the turn could not be finished: no legal discard, opening or out would remain (R23)"
+    if kind == "meld":
+        return "its cards are not all in the hand (own cards: pending ones need an own card beside them), " \
+               "the table is full, or a joker run's card is not burnt (R8, R9, R13, R21.2)"
+    if kind == "lay_off":
+        return ("the card is not held as an own card or does not extend that meld; a joker never goes onto an "
+                "opponent's run or into a meld that has one (R9, R12, AR6)")
+    if kind == "take":
+        return "a card can be taken only from a meld of 4+ cards that keeps a valid meld of 3, never a joker (R13, AR7)"
+    return ("a joker can be swapped only by a player who has opened, for the natural card it stands for, "
+            "and not in a 3-card set (R14, AR13)")

@@ -43,7 +43,9 @@ JOKER = 52
 CAT_KIND, CAT_KEY, CAT_LO, CAT_HI, CAT_JOKER = 3, 4, 5, 6, 7
 SEARCH_DEPTH = 40         # plays explored in one turn (each play lays or takes a card)
 CANDIDATES = 1024         # local candidates kept per search level
-VISITED = 1 << 14         # positions remembered per search (open addressing); beyond it, no memo
+VISITED = 1 << 14         # positions remembered per row check (open addressing); beyond it, no memo
+OWNER_NEXT_ID, OWNER_CALL_START = 2 * VISITED, 2 * VISITED + 1  # after the ids and dead marks
+OWNER_SIZE = 2 * VISITED + 2
 SEARCH_NODES = 1 << 20    # plays tried by one search at most
 SCRATCH_ROWS = SEARCH_DEPTH + 2    # per worker: the search levels, plus one row for the tested action
 CANDIDATE_ROWS = SEARCH_DEPTH + 1  # per worker: the search levels, plus the mask's own list
@@ -192,8 +194,9 @@ def pending_total(r) -> int:
 
 @nb.njit(**JIT)
 def threshold(r, cfg) -> int:
-    """Points the opening needs: 51 (or the knob), 71 after a Lebanese discard pickup (R21.3)."""
-    if r.taken >= 0 and cfg[C_PICKUP_MIN] > cfg[C_OPEN_THRESHOLD]:
+    """Points the opening needs: 51 (or the knob), 71 instead after a Lebanese discard pickup
+    (R21.3, AL3: "threshold 71 if taken", R23)."""
+    if r.taken >= 0 and cfg[C_PICKUP_MIN] > 0:
         return cfg[C_PICKUP_MIN]
     return cfg[C_OPEN_THRESHOLD]
 
@@ -729,14 +732,22 @@ def can_end_now(r, cfg) -> bool:
 
 @nb.njit(**JIT)
 def takeable_bits(r, cfg) -> np.uint64:
-    """Cards a TAKE could bring into the hand now (ends of 4+ runs, naturals of 4-card sets): a
-    relaxation used only to prune the search."""
+    """Cards a chain of TAKEs could bring into the hand this turn: every card of a meld the player
+    may take from, whatever its size now (lay-offs can lengthen a meld, and each TAKE from a run
+    exposes the next card; after a commit the turn-start melds open up too, R11.3). A relaxation
+    used only to prune the search."""
     bits = np.uint64(0)
+    if not cfg[C_ALLOW_TAKE]:
+        return bits
+    p = r.current
     for slot in range(r.slot_n):
-        if r.slot_count[slot] >= 4:
-            for choice in range(5):
-                if take_ok(r, slot, choice, cfg):
-                    bits |= card_bit(take_card(r, slot, choice))
+        if r.slot_owner[slot] == p and not cfg[C_TAKE_OWN]:
+            continue
+        for card in range(JOKER):
+            if r.slot_cards[slot, card] > 0:
+                bits |= card_bit(card)
+        if r.slot_cards[slot, JOKER] > 0 and cfg[C_TAKE_JOKER]:
+            bits |= card_bit(JOKER)
     return bits
 
 
@@ -744,27 +755,42 @@ def takeable_bits(r, cfg) -> np.uint64:
 def placeable_bits(r, catalogue_bits, cfg) -> np.uint64:
     """Cards that could still reach the table this turn by some play: members of a catalogue meld
     whose cards are all in the hand or takeable, cards a table meld accepts, cards a SWAP would
-    lay. A relaxation (it ignores counts and order), used only to prune."""
-    reachable = hand_bits(r, r.current) | takeable_bits(r, cfg)
+    lay. A relaxation (it ignores counts and order), used only to prune: it must cover every line of
+    plays, so a run accepts the chain of cards beyond each end that the hand (or one joker) can
+    bridge, a set any suit of its rank (a TAKE can reopen a full set), and a SWAP's freed joker is
+    reachable."""
+    p = r.current
+    reachable = hand_bits(r, p) | takeable_bits(r, cfg)
+    for slot in range(r.slot_n):
+        card = represented(r, slot)
+        if card >= 0 and own(r, p, card) > 0:
+            reachable |= card_bit(JOKER)
     bits = np.uint64(0)
     for entry in range(cfg[C_MELDS]):
         if catalogue_bits[entry] & ~reachable == 0:
             bits |= catalogue_bits[entry]
+    joker_reachable = (reachable & card_bit(JOKER)) != 0
     for slot in range(r.slot_n):
         if r.slot_cards[slot, JOKER] == 0 and (r.slot_kind[slot] == KIND_SET and r.slot_count[slot] == 3
-                                               or r.slot_kind[slot] == KIND_RUN and r.slot_owner[slot] == r.current):
+                                               or r.slot_kind[slot] == KIND_RUN and r.slot_owner[slot] == p):
             bits |= card_bit(JOKER)
         if r.slot_kind[slot] == KIND_SET:
-            if r.slot_count[slot] < 4:
-                for suit in range(4):
-                    card = suit * 13 + r.slot_key[slot] - 1
-                    if r.slot_cards[slot, card] == 0:
-                        bits |= card_bit(card)
+            for suit in range(4):
+                bits |= card_bit(suit * 13 + r.slot_key[slot] - 1)
         else:
             for high in (False, True):
-                position = run_end_position(r, slot, high, cfg)
-                if position != 0:
-                    bits |= card_bit(card_at(r.slot_key[slot], position))
+                position = r.slot_hi[slot] if high else r.slot_lo[slot]
+                gap = joker_reachable
+                for _ in range(13):
+                    position = position + 1 if high else position - 1
+                    if not cfg[C_CIRCULAR] and (position < 1 or position > 14):
+                        break
+                    card = card_at(r.slot_key[slot], position)
+                    bits |= card_bit(card)
+                    if reachable & card_bit(card) == 0:
+                        if not gap:
+                            break
+                        gap = False
         card = represented(r, slot)
         if card >= 0:
             bits |= card_bit(card)
@@ -791,7 +817,9 @@ def hopeless(r, catalogue, catalogue_bits, cfg) -> bool:
     taken_cards = pending_total(r) - r.freed_jokers
     # every new meld holding taken cards needs an own card, so holds at most two of them; a freed
     # joker needs two own cards (R13, R14); "required" keeps one card for the discard (R15)
-    if own_cards < (taken_cards + 1) // 2 + 2 * r.freed_jokers + (1 if cfg[C_FINAL_DISCARD] == 0 else 0):
+    # (with "new_meld_or_layoff" a freed joker may be laid off instead, needing no own card)
+    freed_need = 0 if cfg[C_FREED_LAYOFF] else 2 * r.freed_jokers
+    if own_cards < (taken_cards + 1) // 2 + freed_need + (1 if cfg[C_FINAL_DISCARD] == 0 else 0):
         return True
     placeable = placeable_bits(r, catalogue_bits, cfg)
     if must_lay and placeable & card_bit(r.taken) == 0:
@@ -813,13 +841,15 @@ def hopeless(r, catalogue, catalogue_bits, cfg) -> bool:
             return True
     if cfg[C_OPEN_PURE] and cfg[C_AAO_PURE] and not has_pure_run(r):
         last_start = 13 if cfg[C_CIRCULAR] else 12
+        # without pure_run_hand_cards_only, cards still to be taken from melds may join the run
+        later = np.uint64(0) if cfg[C_PURE_OWN_ONLY] else takeable_bits(r, cfg)
         for suit in range(4):
             for start in range(1, last_start + 1):
                 ok = True
                 for k in range(3):
                     card = card_at(suit, start + k)
                     held = own(r, p, card) if cfg[C_PURE_OWN_ONLY] else r.hand[p, card]
-                    if held < 1:
+                    if held < 1 and later & card_bit(card) == 0:
                         ok = False
                         break
                 if ok:
@@ -854,25 +884,50 @@ def position_hash(r) -> np.uint64:
     h = (h ^ np.uint64(r.turn_points)) * prime
     for slot in range(r.slot_n):
         h = (h ^ np.uint64(r.slot_count[slot] * 4096 + r.slot_lo[slot] * 64 + r.slot_hi[slot])) * prime
-        h = (h ^ np.uint64(r.slot_joker[slot] + 64 + r.slot_pure[slot] * 256)) * prime
+        h = (h ^ np.uint64(r.slot_joker[slot] + 64 + r.slot_pure[slot] * 256 + r.slot_key[slot] * 1024
+                           + r.slot_kind[slot] * 32768)) * prime
     if h == np.uint64(0):
         h = np.uint64(1)
     return h
 
 
 @nb.njit(**JIT)
-def remember(visited, h: np.uint64) -> bool:
-    """Insert ``h``; False if it was already there (open addressing; a full table stops memoising)."""
-    wrap = np.int64(visited.shape[0] - 1)
+def remember(visited, owners, search_id: int, h: np.uint64) -> int:
+    """Record position ``h`` as being explored by search ``search_id``: returns its table index, -1
+    if this search has met it already or a search of the same row check proved it dead (skip it),
+    -2 if the table is crowded (explore without memo). Open addressing; entries of earlier row
+    checks are stale."""
+    wrap = np.int64(VISITED - 1)
+    start = owners[OWNER_CALL_START]
     index = np.int64(h >> np.uint64(40)) & wrap
     for _ in range(64):
-        if visited[index] == h:
-            return False
-        if visited[index] == np.uint64(0):
+        owner = owners[index]
+        if owner < start:  # empty or stale
             visited[index] = h
-            return True
+            owners[index] = search_id
+            owners[VISITED + index] = 0
+            return index
+        if visited[index] == h:
+            if owner == search_id or owners[VISITED + index] == start:
+                return -1
+            owners[index] = search_id  # met by a search that succeeded elsewhere: not known dead
+            return index
         index = (index + np.int64(1)) & wrap
-    return True
+    return -2
+
+
+@nb.njit(**JIT)
+def mark_dead(owners, index: int) -> None:
+    """The position at table ``index`` was fully explored without a way to finish the turn."""
+    if index >= 0:
+        owners[VISITED + index] = owners[OWNER_CALL_START]
+
+
+@nb.njit(**JIT)
+def begin_row_check(work) -> None:
+    """Forget the positions explored for another row or an earlier state (they are stale)."""
+    owners = work[3]
+    owners[OWNER_CALL_START] = owners[OWNER_NEXT_ID]
 
 
 @nb.njit(**JIT)
@@ -920,21 +975,27 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
         status = node_status(r, allow_undo, catalogue, catalogue_bits, cfg)
         if status != 0:
             return status == 1
-    scratch, candidates, visited = work
-    visited[:] = 0
+    scratch, candidates, visited, owners = work
+    search_id = owners[OWNER_NEXT_ID]
+    owners[OWNER_NEXT_ID] += 1
+    salt = np.uint64(1 + allow_undo * 2 + commit_first * 4)
     counts = np.zeros(SEARCH_DEPTH, dtype=np.int64)
     index = np.zeros(SEARCH_DEPTH, dtype=np.int64)
     last = np.full(SEARCH_DEPTH, -1, dtype=np.int64)
     committed = np.zeros(SEARCH_DEPTH, dtype=np.bool_)
     committed[0] = not commit_first
+    where = np.zeros(SEARCH_DEPTH, dtype=np.int64)
     scratch[0] = r
-    remember(visited, position_hash(r))
+    where[0] = remember(visited, owners, search_id, position_hash(r) * salt)
+    if where[0] == -1:
+        return False  # proved dead by an earlier search of this row check
     nodes = expand(0, scratch, candidates, counts, last, committed, allow_undo, catalogue, catalogue_bits, cfg)
     if nodes < 0:
         return True
     level = 0
     while level >= 0:
         if index[level] >= counts[level]:
+            mark_dead(owners, where[level])
             level -= 1
             continue
         action = candidates[level, index[level]]
@@ -944,18 +1005,21 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
         scratch[level + 1] = scratch[level]
         child = scratch[level + 1]
         apply_play(child, action, catalogue, cfg)
-        if not remember(visited, position_hash(child)):
+        committed_child = committed[level] or action == 2
+        slot = remember(visited, owners, search_id, position_hash(child) * (salt + np.uint64(8 * committed_child)))
+        if slot == -1:
             continue
         level += 1
+        where[level] = slot
         last[level] = action
-        committed[level] = committed[level - 1] or action == 2
+        committed[level] = committed_child
         index[level] = 0
         used = expand(level, scratch, candidates, counts, last, committed, allow_undo, catalogue, catalogue_bits, cfg)
         if used < 0:
             return True
         nodes += used
         if nodes > SEARCH_NODES:
-            return False
+            return False  # the positions still on the path are not marked dead
     return False
 
 
@@ -1058,6 +1122,7 @@ def draw(r, from_pile: bool) -> None:
 def mask_row(r, out, work, catalogue, catalogue_bits, cfg) -> None:
     """The exact legal-action mask of game ``r`` (zeroed here)."""
     out[:] = 0
+    begin_row_check(work)
     if r.phase == PHASE_DRAW:
         out[0] = r.stock_n > 0
         out[1] = draw_discard_ok(r, work, catalogue, catalogue_bits, cfg)
@@ -1098,6 +1163,7 @@ def commit_legal(r, work, catalogue, catalogue_bits, cfg) -> bool:
 @nb.njit(**JIT)
 def action_legal(r, action: int, work, catalogue, catalogue_bits, cfg) -> bool:
     """Whether ``action`` is legal for the player to act (the mask's decision for one action)."""
+    begin_row_check(work)
     if r.phase == PHASE_DRAW:
         if action == 0:
             return r.stock_n > 0
@@ -1218,6 +1284,8 @@ def start_turn(r, work, catalogue, catalogue_bits, values, cfg) -> None:
             return
         rebuild(r, cfg)
     r.phase = PHASE_DRAW
+    if r.stock_n == 0:
+        begin_row_check(work)
     if r.stock_n == 0 and not draw_discard_ok(r, work, catalogue, catalogue_bits, cfg):
         end_round_dead(r, END_DEAD_NO_DRAW, values, cfg)
 
@@ -1483,9 +1551,9 @@ def step_rows(state, actions, active, legal, all_work, catalogue, catalogue_bits
 def worker_buffers(work, worker: int):
     """The search buffers of one worker: the row kernels split the batch into one contiguous chunk
     per worker (a thread-id lookup would break numba's on-disk cache)."""
-    scratch, candidates, visited = work
+    scratch, candidates, visited, owners = work
     return (scratch[worker * SCRATCH_ROWS:(worker + 1) * SCRATCH_ROWS],
-            candidates[worker * CANDIDATE_ROWS:(worker + 1) * CANDIDATE_ROWS], visited[worker])
+            candidates[worker * CANDIDATE_ROWS:(worker + 1) * CANDIDATE_ROWS], visited[worker], owners[worker])
 
 
 @nb.njit(**JIT, parallel=True)
@@ -1526,6 +1594,19 @@ def check_actions(state, actions, active, all_work, catalogue, catalogue_bits, c
     work = worker_buffers(all_work, 0)
     for i in range(state.shape[0]):
         legal[i] = action_legal(state[i], actions[i], work, catalogue, catalogue_bits, cfg)
+        if first < 0 and active[i] and legal[i] == 0 and state[i].phase != PHASE_HAND_OVER \
+                and state[i].phase != PHASE_GAME_OVER:
+            first = i
+    return first
+
+
+@nb.njit(**JIT)
+def check_actions_by_mask(state, actions, active, mask, legal) -> int:
+    """``check_actions`` read off a mask computed for this very state (no search repeated)."""
+    first = -1
+    for i in range(state.shape[0]):
+        action = actions[i]
+        legal[i] = mask[i, action] if 0 <= action < mask.shape[1] else 0
         if first < 0 and active[i] and legal[i] == 0 and state[i].phase != PHASE_HAND_OVER \
                 and state[i].phase != PHASE_GAME_OVER:
             first = i

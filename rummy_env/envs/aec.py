@@ -159,8 +159,8 @@ class raw_env(AECEnv):
         winner = int(r["winner"])
         info = {
             "phase": PHASE_NAMES[int(r["phase"])],
-            "hand_scores": [int(v) for v in r["hand_scores"][:self.rules.num_players]],
-            "totals": [int(v) for v in r["totals"][:self.rules.num_players]],
+            "hand_scores": [float(v) for v in r["hand_scores"][:self.rules.num_players]],
+            "totals": [float(v) for v in r["totals"][:self.rules.num_players]],
             "end_reason": END_NAMES[int(r["end_reason"])],
             "winner": None if winner < 0 else f"player_{winner}",
         }

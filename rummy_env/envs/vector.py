@@ -61,8 +61,8 @@ class RummyVectorEnv:
         self.single_action_space = gymnasium.spaces.Discrete(self.engine.num_actions)
         self._seed = seed
         self._final_observation = np.zeros((num_envs, self.engine.observation_size), dtype=np.int8)
-        self._final_hand_scores = np.zeros((num_envs, self.num_players), dtype=np.int32)
-        self._final_totals = np.zeros((num_envs, self.num_players), dtype=np.int32)
+        self._final_hand_scores = np.zeros((num_envs, self.num_players), dtype=np.float64)
+        self._final_totals = np.zeros((num_envs, self.num_players), dtype=np.float64)
         self._final_winners = np.zeros((num_envs, self.num_players), dtype=np.int8)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
