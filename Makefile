@@ -39,6 +39,8 @@ test-all: $(VENV)/.rllib          ## every test, slow ones (RLlib included) and 
 
 bench: $(VENV)/.installed $(BENCH_VENV)/.installed   ## throughput beside the anchors (a few minutes)
 	$(PY) benchmarks/throughput.py --bench-python $(BENCH_VENV)/bin/python
+	$(PY) benchmarks/throughput.py --ruleset rami51 --players 2 --bench-python $(BENCH_VENV)/bin/python
+	$(PY) benchmarks/throughput.py --ruleset rami51 --players 4 --batches 1,4096 --bench-python $(BENCH_VENV)/bin/python
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .hypothesis

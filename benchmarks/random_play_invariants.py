@@ -72,7 +72,7 @@ def main(argv=None) -> int:
     actions = np.zeros(args.batch, dtype=np.int64)
     violations: collections.Counter[str] = collections.Counter()
     ends: collections.Counter[str] = collections.Counter()
-    rounds = steps = 0
+    rounds = steps = gave_up = 0
     start = time.perf_counter()
     while rounds < args.rounds:
         mask = engine.legal_action_mask()
@@ -88,6 +88,7 @@ def main(argv=None) -> int:
             finished = engine.state[done]
             for record in finished[: max(0, args.rounds - rounds)]:
                 ends[end_label(record)] += 1
+                gave_up += int(record["search_gave_up"]) if "search_gave_up" in record.dtype.names else 0
                 violations["scores"] += int((record["hand_scores"] < 0).any())
                 if record["end_reason"] == END_OUT:
                     violations["winner holds cards"] += int(record["hand_n"][record["winner"]] != 0)
@@ -100,6 +101,8 @@ def main(argv=None) -> int:
     print(f"{args.ruleset}, {args.players} players: {total:,} rounds of random legal play, {steps:,} steps in "
           f"{seconds:,.0f} s ({steps / seconds:,.0f} steps/s incl. the checks), batch {args.batch}")
     print(f"invariant violations: {sum(violations.values())} {dict(violations)}")
+    print(f"no-dead-end searches that gave up (action masked out, see rami.search): {gave_up:,} "
+          f"in {total:,} rounds")
     print("rounds by end:")
     for label, count in sorted(ends.items(), key=lambda item: -item[1]):
         print(f"  {label:<32} {count:>9,}  {100 * count / total:6.2f}%")

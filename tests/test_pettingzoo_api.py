@@ -79,6 +79,31 @@ def test_seed_test_raw_env(players):
     seed_test(lambda: rummy_env.raw_env(num_players=players, max_turns_per_round=12), num_cycles=500)
 
 
+# rami51 (2-5 players) and the Lebanese "14": small cycle counts (each step may run the no-dead-end search);
+# a short round cap makes rounds end within the cycles, so termination and final rewards are exercised too
+RAMI_VARIANTS = [("rami51", n, {}) for n in (2, 3, 4, 5)] + [
+    ("rami51", 3, {"max_turns_per_round": 10, "dead_round_scoring": "hand_penalties"}),
+    ("rami51", 2, {"episode": "game", "game_end_mode": "rounds", "num_rounds": 2, "max_turns_per_round": 8}),
+    ("rami51", 2, {"card_announcement": "manual", "final_discard": "optional", "opening_threshold": 10}),
+    ("lebanese14", 2, {}),
+    ("lebanese14", 4, {"max_turns_per_round": 12}),
+]
+RAMI_IDS = [f"{rules}-{n}p" + ("-" + "-".join(f"{k}={v}" for k, v in knobs.items()) if knobs else "")
+            for rules, n, knobs in RAMI_VARIANTS]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("rules,players,knobs", RAMI_VARIANTS, ids=RAMI_IDS)
+def test_api_test_rami51(rules, players, knobs):
+    api_test(rummy_env.env(rules, num_players=players, **knobs), num_cycles=60)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("rules,players,knobs", RAMI_VARIANTS, ids=RAMI_IDS)
+def test_seed_test_rami51(rules, players, knobs):
+    seed_test(lambda: rummy_env.env(rules, num_players=players, **knobs), num_cycles=60)
+
+
 @pytest.mark.parametrize("players", [2, 5])
 def test_reset_with_a_seed_reproduces_the_episode(players):
     """Same seed, same actions: identical observations and infos; another seed deals differently."""

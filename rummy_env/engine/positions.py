@@ -107,7 +107,7 @@ def snapshot(engine: "RummyEngine", row: int) -> dict[str, Any]:
 
 
 _TURN_SCALARS = ("opened_at_start", "taken_laid", "freed_jokers", "tentative", "touched_table", "start_slots", "doomed",
-                 "all_at_once", "joker_finish", "turn_jokers", "turn_points")
+                 "all_at_once", "joker_finish", "turn_jokers", "turn_points", "search_gave_up")
 
 
 def _rami_snapshot(r, players: int, table: list[dict[str, Any]]) -> dict[str, Any]:

@@ -44,9 +44,9 @@ CAT_KIND, CAT_KEY, CAT_LO, CAT_HI, CAT_JOKER = 3, 4, 5, 6, 7
 SEARCH_DEPTH = 40         # plays explored in one turn (each play lays or takes a card)
 CANDIDATES = 1024         # local candidates kept per search level
 VISITED = 1 << 14         # positions remembered per row check (open addressing); beyond it, no memo
-OWNER_NEXT_ID, OWNER_CALL_START = 2 * VISITED, 2 * VISITED + 1  # after the ids and dead marks
-OWNER_SIZE = 2 * VISITED + 2
-SEARCH_NODES = 1 << 20    # plays tried by one search at most
+OWNER_NEXT_ID, OWNER_CALL_START, OWNER_GAVE_UP = 2 * VISITED, 2 * VISITED + 1, 2 * VISITED + 2
+OWNER_SIZE = 2 * VISITED + 3
+SEARCH_NODES = 1 << 15    # plays tried by one search at most (then it gives up: see ``search``)
 SCRATCH_ROWS = SEARCH_DEPTH + 2    # per worker: the search levels, plus one row for the tested action
 CANDIDATE_ROWS = SEARCH_DEPTH + 1  # per worker: the search levels, plus the mask's own list
 
@@ -122,6 +122,8 @@ def run_end_position(r, slot: int, high: bool, cfg) -> int:
     if cfg[C_CIRCULAR]:
         if hi - lo + 1 >= 13:
             return 0
+        if not high and lo == 1:
+            return -13  # position 0 (a K below an ace at 1): 0 itself means "closed"; extend_run maps it
         return hi + 1 if high else lo - 1
     if high:
         if hi + 1 > 14 or (hi + 1 == 14 and lo == 1 and not cfg[C_ACE_BOTH]):
@@ -229,6 +231,8 @@ def out_ok(r, cfg) -> bool:
     began not opened is an all-at-once out that passes R16 (R11.5 (ii))."""
     if pending_total(r) > 0 or (r.taken >= 0 and not r.taken_laid):
         return False
+    if r.taken >= 0 and cfg[C_PICKUP_EVERY] and r.turn_points < cfg[C_PICKUP_MIN]:
+        return False  # "every_pickup": every pickup turn lays the minimum, going out included (AL3)
     if r.opened_at_start:
         return True
     if r.touched_table and not cfg[C_AAO_TABLE]:
@@ -561,6 +565,10 @@ def extend_run(r, slot: int, position: int) -> None:
     if position > r.slot_hi[slot]:
         r.slot_hi[slot] = position
         return
+    if position == -13:  # position 0 as run_end_position reports it
+        position = 0
+        if r.slot_joker[slot] == -13:
+            r.slot_joker[slot] = 0
     r.slot_lo[slot] = position
     if position < 1:  # a circular run wrapped below the ace: renumber one lap up
         r.slot_lo[slot] += 13
@@ -668,9 +676,13 @@ def hand_bits(r, p: int) -> np.uint64:
 
 
 @nb.njit(**JIT)
-def play_candidates(r, out, catalogue, catalogue_bits, cfg) -> int:
+def play_candidates(r, out, catalogue, catalogue_bits, cfg, focus: bool = False) -> int:
     """Write every locally legal play (COMMIT, MELD, LAY_OFF, TAKE, SWAP) into ``out``; returns
-    how many. Bitsets pre-select; each candidate is decided by the local predicates."""
+    how many. Bitsets pre-select; each candidate is decided by the local predicates.
+
+    ``focus`` (the search only, see ``focused``) keeps just the plays that can help lay the cards
+    the turn still owes: melds holding one of them, lay-offs of the taken card or a freed joker,
+    lay-offs onto 3-card melds (they can open a meld to TAKE or fix a joker to SWAP), TAKE, SWAP."""
     n = 0
     if not may_play(r, cfg):
         return 0
@@ -679,15 +691,36 @@ def play_candidates(r, out, catalogue, catalogue_bits, cfg) -> int:
         out[n] = 2
         n += 1
     hand = hand_bits(r, p)
+    owed = np.uint64(0)
+    if focus:
+        for card in range(JOKER + 1):
+            if r.pending[card] > 0:
+                owed |= card_bit(card)
+        if r.freed_jokers > 0:
+            owed |= card_bit(JOKER)
+        if r.taken >= 0 and not r.taken_laid:
+            owed |= card_bit(r.taken)
     if r.slot_n < cfg[C_SLOTS]:
         for entry in range(cfg[C_MELDS]):
-            if catalogue_bits[entry] & ~hand == 0 and meld_ok(r, entry, catalogue, cfg):
+            if catalogue_bits[entry] & ~hand == 0 and (not focus or catalogue_bits[entry] & owed) \
+                    and meld_ok(r, entry, catalogue, cfg):
                 out[n] = cfg[C_MELD_OFFSET] + entry
                 n += 1
     codes = cfg[C_LAYOFF_CODES]
     joker_in_hand = (hand & card_bit(JOKER)) != 0
     for slot in range(r.slot_n):
         base = cfg[C_LAYOFF_OFFSET] + slot * codes
+        if focus and r.slot_count[slot] != 3:
+            # only the owed cards may be laid off here
+            for code in range(JOKER + 2):
+                card = min(code, JOKER)
+                if owed & card_bit(card) and r.hand[p, card] > 0 and lay_off_ok(r, slot, code, cfg) \
+                        and (code >= JOKER or r.slot_kind[slot] == KIND_SET
+                             or natural_run_end(r, slot, card, cfg) != 0):
+                    out[n] = base + code
+                    n += 1
+            n = take_and_swap_candidates(r, slot, out, n, cfg)
+            continue
         if r.slot_kind[slot] == KIND_SET:
             for suit in range(4):
                 card = suit * 13 + r.slot_key[slot] - 1
@@ -708,15 +741,31 @@ def play_candidates(r, out, catalogue, catalogue_bits, cfg) -> int:
                 if lay_off_ok(r, slot, code, cfg):
                     out[n] = base + code
                     n += 1
-        if r.slot_count[slot] >= 4:
-            for choice in range(5):
-                if take_ok(r, slot, choice, cfg):
-                    out[n] = cfg[C_TAKE_OFFSET] + slot * 5 + choice
-                    n += 1
-        if r.slot_cards[slot, JOKER] > 0 and swap_ok(r, slot, cfg):
-            out[n] = cfg[C_SWAP_OFFSET] + slot
-            n += 1
+        n = take_and_swap_candidates(r, slot, out, n, cfg)
     return n
+
+
+@nb.njit(**JIT)
+def take_and_swap_candidates(r, slot: int, out, n: int, cfg) -> int:
+    if r.slot_count[slot] >= 4:
+        for choice in range(5):
+            if take_ok(r, slot, choice, cfg):
+                out[n] = cfg[C_TAKE_OFFSET] + slot * 5 + choice
+                n += 1
+    if r.slot_cards[slot, JOKER] > 0 and swap_ok(r, slot, cfg):
+        out[n] = cfg[C_SWAP_OFFSET] + slot
+        n += 1
+    return n
+
+
+@nb.njit(**JIT)
+def focused(r, cfg) -> bool:
+    """Whether the search may skip the plays that do not touch an owed card (``play_candidates``):
+    an opened player who must keep a card to discard (R15 "required") can only lose by laying own
+    cards that no obligation needs, unless a 71-point pickup (R21.3 "every_pickup") or the burnt-card
+    rule (R21.2) makes other plays matter."""
+    return (r.opened[r.current] == 1 and cfg[C_FINAL_DISCARD] == 0 and not cfg[C_BURNT]
+            and not (cfg[C_PICKUP_EVERY] and r.taken >= 0))
 
 
 # ---------------------------------------------------------------------------------------- no dead end
@@ -762,9 +811,17 @@ def placeable_bits(r, catalogue_bits, cfg) -> np.uint64:
     p = r.current
     reachable = hand_bits(r, p) | takeable_bits(r, cfg)
     for slot in range(r.slot_n):
-        card = represented(r, slot)
-        if card >= 0 and own(r, p, card) > 0:
-            reachable |= card_bit(JOKER)
+        if r.slot_cards[slot, JOKER] == 0:
+            continue
+        if r.slot_kind[slot] == KIND_SET:  # a lay-off can first make a 3-card joker set's joker swappable
+            for suit in range(4):
+                card = suit * 13 + r.slot_key[slot] - 1
+                if r.slot_cards[slot, card] == 0 and own(r, p, card) > 0:
+                    reachable |= card_bit(JOKER)
+        else:
+            card = represented(r, slot)
+            if card >= 0 and own(r, p, card) > 0:
+                reachable |= card_bit(JOKER)
     bits = np.uint64(0)
     for entry in range(cfg[C_MELDS]):
         if catalogue_bits[entry] & ~reachable == 0:
@@ -894,9 +951,9 @@ def position_hash(r) -> np.uint64:
 @nb.njit(**JIT)
 def remember(visited, owners, search_id: int, h: np.uint64) -> int:
     """Record position ``h`` as being explored by search ``search_id``: returns its table index, -1
-    if this search has met it already or a search of the same row check proved it dead (skip it),
-    -2 if the table is crowded (explore without memo). Open addressing; entries of earlier row
-    checks are stale."""
+    if a search of the same row check proved it dead, -3 if this search has met it already (skip it
+    either way), -2 if the table is crowded (explore without memo). Open addressing; entries of
+    earlier row checks are stale."""
     wrap = np.int64(VISITED - 1)
     start = owners[OWNER_CALL_START]
     index = np.int64(h >> np.uint64(40)) & wrap
@@ -908,8 +965,10 @@ def remember(visited, owners, search_id: int, h: np.uint64) -> int:
             owners[VISITED + index] = 0
             return index
         if visited[index] == h:
-            if owner == search_id or owners[VISITED + index] == start:
+            if owners[VISITED + index] == start:
                 return -1
+            if owner == search_id:
+                return -3
             owners[index] = search_id  # met by a search that succeeded elsewhere: not known dead
             return index
         index = (index + np.int64(1)) & wrap
@@ -931,28 +990,12 @@ def begin_row_check(work) -> None:
 
 
 @nb.njit(**JIT)
-def play_kind(action: int, cfg) -> int:
-    """0 COMMIT/UNDO, 1 MELD, 2 LAY_OFF, 3 TAKE, 4 SWAP."""
-    if action < cfg[C_MELD_OFFSET]:
-        return 0
-    if action < cfg[C_LAYOFF_OFFSET]:
-        return 1
-    if action < cfg[C_TAKE_OFFSET]:
-        return 2
-    return 3 if action < cfg[C_SWAP_OFFSET] else 4
-
-
-@nb.njit(**JIT)
-def redundant_order(action: int, previous: int, cfg) -> bool:
-    """Two plays of one kind in a row commute (melds and takes use hand and table cards
-    independently; lay-offs onto different melds too), so the search tries them in increasing id
-    order only. Lay-offs onto the same meld may depend on each other and keep every order."""
-    if previous < 0 or action >= previous:
-        return False
-    kind = play_kind(action, cfg)
-    if kind == 0 or kind != play_kind(previous, cfg):
-        return False
-    return not (kind == 2 and play_slot(action, cfg) == play_slot(previous, cfg))
+def end_row_check(r, work) -> None:
+    """Count the searches of this row check that gave up (``SEARCH_NODES``) in the row's record."""
+    owners = work[3]
+    if owners[OWNER_GAVE_UP] > 0:
+        r.search_gave_up += owners[OWNER_GAVE_UP]
+        owners[OWNER_GAVE_UP] = 0
 
 
 @nb.njit(**JIT)
@@ -968,73 +1011,91 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
     may end (R11.5 under ``all_at_once_may_use_table = false``).
 
     Each position's children are first all checked for an immediate end, then explored depth
-    first. Positions already explored are skipped (a hash table), commuting plays are tried in one
-    order (``redundant_order``) and ``hopeless`` prunes. ``SEARCH_NODES`` bounds the work; a search
-    that reaches it answers "not finishable" (never reached in the property tests and benchmarks)."""
+    first, by iterative deepening (2, 4, 8, … plays deep). Positions already explored, or proved dead by another search of the same row check, are
+    skipped (a hash table: the orders of commuting plays meet there), and ``hopeless`` prunes.
+    ``SEARCH_NODES`` bounds the work: a search that reaches it gives up and answers "not finishable", so that the mask stays safe (it never
+    offers an action that could strand the turn) at the price of hiding, in such rare positions, a
+    play that had a long way out; every give-up is counted in the row's ``search_gave_up``."""
     if not commit_first:
         status = node_status(r, allow_undo, catalogue, catalogue_bits, cfg)
         if status != 0:
             return status == 1
     scratch, candidates, visited, owners = work
-    search_id = owners[OWNER_NEXT_ID]
-    owners[OWNER_NEXT_ID] += 1
     salt = np.uint64(1 + allow_undo * 2 + commit_first * 4)
     counts = np.zeros(SEARCH_DEPTH, dtype=np.int64)
     index = np.zeros(SEARCH_DEPTH, dtype=np.int64)
-    last = np.full(SEARCH_DEPTH, -1, dtype=np.int64)
     committed = np.zeros(SEARCH_DEPTH, dtype=np.bool_)
-    committed[0] = not commit_first
     where = np.zeros(SEARCH_DEPTH, dtype=np.int64)
-    scratch[0] = r
-    where[0] = remember(visited, owners, search_id, position_hash(r) * salt)
-    if where[0] == -1:
-        return False  # proved dead by an earlier search of this row check
-    nodes = expand(0, scratch, candidates, counts, last, committed, allow_undo, catalogue, catalogue_bits, cfg)
-    if nodes < 0:
-        return True
-    level = 0
-    while level >= 0:
-        if index[level] >= counts[level]:
-            mark_dead(owners, where[level])
-            level -= 1
-            continue
-        action = candidates[level, index[level]]
-        index[level] += 1
-        if action < 0 or level + 1 >= SEARCH_DEPTH:
-            continue
-        scratch[level + 1] = scratch[level]
-        child = scratch[level + 1]
-        apply_play(child, action, catalogue, cfg)
-        committed_child = committed[level] or action == 2
-        slot = remember(visited, owners, search_id, position_hash(child) * (salt + np.uint64(8 * committed_child)))
-        if slot == -1:
-            continue
-        level += 1
-        where[level] = slot
-        last[level] = action
-        committed[level] = committed_child
-        index[level] = 0
-        used = expand(level, scratch, candidates, counts, last, committed, allow_undo, catalogue, catalogue_bits, cfg)
+    cut = np.zeros(SEARCH_DEPTH, dtype=np.bool_)
+    nodes = 0
+    limit = 2
+    while True:  # iterative deepening: short ways out are found before long dead ends are explored
+        search_id = owners[OWNER_NEXT_ID]
+        owners[OWNER_NEXT_ID] += 1
+        committed[0] = not commit_first
+        cut[:] = False
+        index[:] = 0
+        scratch[0] = r
+        where[0] = remember(visited, owners, search_id, position_hash(r) * salt)
+        if where[0] == -1:
+            return False  # proved dead by an earlier search of this row check
+        where[0] = max(where[0], -2)
+        used = expand(0, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
         if used < 0:
             return True
         nodes += used
-        if nodes > SEARCH_NODES:
-            return False  # the positions still on the path are not marked dead
-    return False
+        level = 0
+        while level >= 0:
+            if index[level] >= counts[level]:
+                if not cut[level]:  # explored to the end: no way out from here
+                    mark_dead(owners, where[level])
+                elif level > 0:
+                    cut[level - 1] = True
+                level -= 1
+                continue
+            action = candidates[level, index[level]]
+            index[level] += 1
+            if action < 0:
+                continue
+            if level + 1 >= limit:
+                cut[level] = True
+                continue
+            scratch[level + 1] = scratch[level]
+            child = scratch[level + 1]
+            apply_play(child, action, catalogue, cfg)
+            committed_child = committed[level] or action == 2
+            slot = remember(visited, owners, search_id, position_hash(child) * (salt + np.uint64(8 * committed_child)))
+            if slot == -3:  # met earlier in this pass, perhaps cut short there: not a proof of a dead end
+                cut[level] = True
+                continue
+            if slot == -1:
+                continue
+            level += 1
+            where[level] = slot
+            committed[level] = committed_child
+            index[level] = 0
+            cut[level] = False
+            used = expand(level, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
+            if used < 0:
+                return True
+            nodes += used
+            if nodes > SEARCH_NODES:
+                owners[OWNER_GAVE_UP] += 1
+                return False  # the positions still on the path are not marked dead
+        if not cut[0] or limit >= SEARCH_DEPTH:
+            return False
+        limit = min(2 * limit, SEARCH_DEPTH)
 
 
 @nb.njit(**JIT)
-def expand(level: int, scratch, candidates, counts, last, committed, allow_undo: bool, catalogue, catalogue_bits, cfg) -> int:
+def expand(level: int, scratch, candidates, counts, committed, allow_undo: bool, catalogue, catalogue_bits, cfg) -> int:
     """List the plays of the position at ``level`` and check each child: returns -1 if one ends the
-    turn legally, else the number of children tried; dead or redundant children are marked -1 in
+    turn legally, else the number of children tried; dead children are marked -1 in
     the candidate list so that the search does not descend into them."""
-    n = play_candidates(scratch[level], candidates[level], catalogue, catalogue_bits, cfg)
+    n = play_candidates(scratch[level], candidates[level], catalogue, catalogue_bits, cfg, focused(scratch[level], cfg))
     counts[level] = n
     for k in range(n):
         action = candidates[level, k]
-        if redundant_order(action, last[level], cfg):
-            candidates[level, k] = -1
-            continue
         scratch[level + 1] = scratch[level]
         child = scratch[level + 1]
         apply_play(child, action, catalogue, cfg)
@@ -1212,6 +1273,9 @@ def clear_round(r) -> None:
     r.reshuffles = 0
     r.doomed = 0
     r.pile_n = 0
+    # the UNDO copy too (rewritten before any use, but part of the snapshot: a reset must not
+    # depend on what the row played before): a copy of the cleared position
+    save_turn(r)
 
 
 @nb.njit(**JIT)
@@ -1288,6 +1352,8 @@ def start_turn(r, work, catalogue, catalogue_bits, values, cfg) -> None:
         begin_row_check(work)
     if r.stock_n == 0 and not draw_discard_ok(r, work, catalogue, catalogue_bits, cfg):
         end_round_dead(r, END_DEAD_NO_DRAW, values, cfg)
+    if r.stock_n == 0:
+        end_row_check(r, work)
 
 
 @nb.njit(**JIT)
@@ -1432,6 +1498,7 @@ def finish_round(r, cfg) -> None:
 @nb.njit(**JIT)
 def new_game_row(r, seed: np.uint64, deck, use_deck: bool, dealer: int, work, catalogue, catalogue_bits, values, cfg) -> None:
     r.rng = seeded_state(seed)
+    r.search_gave_up = 0
     r.totals[:] = 0
     r.hand_scores[:] = 0
     r.game_winners[:] = 0
@@ -1576,6 +1643,7 @@ def mask_rows(state, out, all_work, catalogue, catalogue_bits, cfg) -> None:
     work = worker_buffers(all_work, 0)
     for i in range(state.shape[0]):
         mask_row(state[i], out[i], work, catalogue, catalogue_bits, cfg)
+        end_row_check(state[i], work)
 
 
 @nb.njit(**JIT, parallel=True)
@@ -1586,6 +1654,7 @@ def mask_rows_parallel(state, out, work, catalogue, catalogue_bits, cfg) -> None
         own_work = worker_buffers(work, worker)
         for i in range(worker * rows // workers, (worker + 1) * rows // workers):
             mask_row(state[i], out[i], own_work, catalogue, catalogue_bits, cfg)
+            end_row_check(state[i], own_work)
 
 
 @nb.njit(**JIT)
@@ -1594,6 +1663,7 @@ def check_actions(state, actions, active, all_work, catalogue, catalogue_bits, c
     work = worker_buffers(all_work, 0)
     for i in range(state.shape[0]):
         legal[i] = action_legal(state[i], actions[i], work, catalogue, catalogue_bits, cfg)
+        end_row_check(state[i], work)
         if first < 0 and active[i] and legal[i] == 0 and state[i].phase != PHASE_HAND_OVER \
                 and state[i].phase != PHASE_GAME_OVER:
             first = i

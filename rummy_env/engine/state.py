@@ -62,6 +62,8 @@ start_slots       ()        slots in use at the start of the turn
 doomed            ()        a penalty draw could not rebuild the stock: dead at the next turn (R17)
 all_at_once       ()        the last round's winner went out all at once (R16)
 joker_finish      ()        … and made a joker his final discard (R19)
+search_gave_up    ()        no-dead-end searches of this game that reached their size limit (the
+                            action they judged was masked out: safe, possibly not complete)
 u_*                         the position before the first tentative play, for UNDO (R24)
 ================  ========  =================================================================
 """
@@ -126,7 +128,7 @@ def _record_dtype(types: int, cards: int, slots: int, tentative: bool) -> np.dty
         ("taken_laid", np.int8), ("freed_jokers", np.int8), ("tentative", np.int8), ("touched_table", np.int8),
         ("start_slots", np.int8), ("doomed", np.int8), ("all_at_once", np.int8), ("joker_finish", np.int8),
         ("turn_jokers", np.int8), ("turn_points", np.int16),
-        ("pending", np.int8, (types,)), ("slot_pure", np.int8, (slots,)),
+        ("pending", np.int8, (types,)), ("slot_pure", np.int8, (slots,)), ("search_gave_up", np.int32),
     ]
     if tentative:  # the position before the first tentative play of the turn (R24)
         fields += [
