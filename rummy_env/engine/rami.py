@@ -29,7 +29,7 @@ from rummy_env.engine.config import (
     C_MAX_HANDS, C_MAX_RESHUFFLES, C_MAX_TURNS, C_MAX_UNDOS, C_MELD_OFFSET, C_MELDS, C_NON_OPENER, C_NUM_HANDS,
     C_OPEN_PURE, C_OPEN_THRESHOLD, C_OPEN_USE_TABLE, C_PENALTY_CARDS, C_PICKUP_EVERY, C_PICKUP_MIN,
     C_PICKUP_SECOND_ROUND, C_PLAYERS, C_PURE_OWN_ONLY, C_ROUNDING, C_SCALING, C_SLOTS, C_SWAP_OFFSET,
-    C_SWAP_PRIOR, C_TAKE_JOKER, C_TAKE_OFFSET, C_TAKE_OWN, C_TARGET, C_TYPES, F_AAO_MULT, F_JOKER_FINISH,
+    C_SWAP_PRIOR, C_TAKE_JOKER, C_TAKE_OFFSET, C_TAKE_OWN, C_TARGET, F_AAO_MULT, F_JOKER_FINISH,
     F_PENALTY, F_SCALE,
 )
 from rummy_env.engine.kernels import JIT, add_end_rewards, card_bit, random_below, seeded_state, shuffle_prefix
@@ -524,7 +524,6 @@ def apply_meld(r, entry: int, catalogue, cfg) -> None:
 
 @nb.njit(**JIT)
 def apply_lay_off(r, slot: int, code: int, cfg) -> None:
-    p = r.current
     begin_play(r)
     if slot < r.start_slots:
         r.touched_table = 1
