@@ -1272,6 +1272,11 @@ def clear_round(r) -> None:
     r.reshuffles = 0
     r.doomed = 0
     r.pile_n = 0
+    r.pending[:] = 0
+    r.taken_laid = 0
+    r.turn_points = 0
+    r.turn_jokers = 0
+    r.touched_table = 0
     # the UNDO copy too (rewritten before any use, but part of the snapshot: a reset must not
     # depend on what the row played before): a copy of the cleared position
     save_turn(r)
