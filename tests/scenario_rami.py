@@ -23,9 +23,9 @@ from rummy_env import RummyEngine, RummyRules, cards
 from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, UNDO
 
 try:  # works whether or not tests/ is a package
-    from tests.scenario import assert_illegal, legal, step
+    from tests.scenario import assert_illegal, legal, snap, step
 except ImportError:  # pragma: no cover
-    from scenario import assert_illegal, legal, step  # type: ignore
+    from scenario import assert_illegal, legal, snap, step  # type: ignore
 
 __all__ = [
     "COMMIT",
@@ -130,10 +130,6 @@ def position(num_players: int, hands: Sequence[str], *, table: Sequence[Any] = (
 def load(eng: RummyEngine, hands: Sequence[str], **kw) -> dict:
     """Load ``position(...)`` into row 0 and return the snapshot."""
     eng.load(0, position(eng.rules.num_players, hands, **kw))
-    return eng.snapshot(0)
-
-
-def snap(eng: RummyEngine) -> dict:
     return eng.snapshot(0)
 
 
