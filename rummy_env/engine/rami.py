@@ -32,12 +32,14 @@ from rummy_env.engine.config import (
     C_SWAP_PRIOR, C_TAKE_JOKER, C_TAKE_OFFSET, C_TAKE_OWN, C_TARGET, F_AAO_MULT, F_JOKER_FINISH,
     F_PENALTY, F_SCALE,
 )
-from rummy_env.engine.kernels import JIT, add_end_rewards, card_bit, random_below, seeded_state, shuffle_prefix
+from rummy_env.engine.kernels import (
+    JIT, add_end_rewards, card_bit, clear_hand_state, random_below, seeded_state, shuffle_prefix,
+)
 from rummy_env.engine.state import (
     END_DEAD_NO_DRAW, END_DEAD_RESHUFFLES, END_DEAD_TURN_CAP, END_ILLEGAL, END_NONE, END_OUT, PHASE_DRAW,
     PHASE_GAME_OVER, PHASE_HAND_OVER, PHASE_PLAY,
 )
-from rummy_env.melds import KIND_EMPTY, KIND_RUN, KIND_SET
+from rummy_env.melds import KIND_RUN, KIND_SET
 
 JOKER = 52
 CAT_KIND, CAT_KEY, CAT_LO, CAT_HI, CAT_JOKER = 3, 4, 5, 6, 7
@@ -1250,26 +1252,10 @@ def action_legal(r, action: int, work, catalogue, catalogue_bits, cfg) -> bool:
 # ---------------------------------------------------------------------------------------- rounds
 @nb.njit(**JIT)
 def clear_round(r) -> None:
-    r.hand[:, :] = 0
-    r.hand_n[:] = 0
-    r.known[:, :] = 0
-    r.slot_n = 0
-    r.slot_kind[:] = KIND_EMPTY
-    r.slot_owner[:] = -1
-    r.slot_key[:] = 0
-    r.slot_lo[:] = 0
-    r.slot_hi[:] = 0
-    r.slot_count[:] = 0
-    r.slot_cards[:, :] = 0
-    r.slot_joker[:] = -1
-    r.slot_tentative[:] = 0
+    """The basic ruleset's cleared hand (``kernels.clear_hand_state``), plus what rami51 adds."""
+    clear_hand_state(r)
     r.slot_pure[:] = 0
-    r.table_by_seat[:, :] = 0
-    r.has_played[:] = 0
-    r.has_melded[:] = 0
     r.opened[:] = 0
-    r.turns = 0
-    r.reshuffles = 0
     r.doomed = 0
     r.pile_n = 0
     r.pending[:] = 0
