@@ -1,0 +1,47 @@
+"""``SB3Agent``: a ``MaskablePPO`` model saved by ``training/train_sb3.py``, behind the batched
+``Policy`` interface (``act(observation, action_mask, rng) -> actions``).
+
+The model was trained on ``RummySB3VecEnv``, whose observation is the learner's own view
+(``engine.observe``), the same vector every seat gets from ``RummyVectorEnv``; so the agent can sit
+in any seat. It acts greedily (the most probable legal action) unless ``deterministic=False``, in
+which case sampling uses torch's generator, not ``rng``.
+
+Requires ``pip install -e ".[train]"`` (sb3-contrib).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from rummy_env.actions import ActionLayout
+from rummy_env.engine.observation import ObservationLayout
+from rummy_env.rules import RummyRules
+
+
+class SB3Agent:
+    """A loaded ``MaskablePPO`` model acting on the rows it is given."""
+
+    def __init__(self, model, deterministic: bool = True):
+        self.model = model
+        self.deterministic = deterministic
+
+    @classmethod
+    def load(cls, path: str | Path, rules: RummyRules, deterministic: bool = True) -> SB3Agent:
+        """Load ``path`` (a ``.zip`` from ``MaskablePPO.save``) for a game under ``rules``; a model
+        whose observation or action sizes do not fit those rules is refused with a ``ValueError``."""
+        from sb3_contrib import MaskablePPO
+
+        model = MaskablePPO.load(str(path), device="cpu")
+        expected = (ObservationLayout(rules).size, ActionLayout.for_rules(rules).num_actions)
+        found = (model.observation_space.shape[0], model.action_space.n)
+        if found != expected:
+            raise ValueError(f"{path}: model has (observation, action) sizes {found}, but ruleset "
+                             f"{rules.ruleset!r} with {rules.num_players} players needs {expected}")
+        return cls(model, deterministic)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        observations, masks = np.atleast_2d(observation), np.atleast_2d(action_mask).astype(bool)
+        actions, _ = self.model.predict(observations, action_masks=masks, deterministic=self.deterministic)
+        return np.asarray(actions, dtype=np.int64).reshape(-1)

@@ -1,0 +1,122 @@
+"""The arena (``training/evaluate.py``) and the agent registry: Wilson intervals against known values,
+seats rotated evenly, the same seed giving the same games, HeuristicAgent beating RandomAgent and rated
+above it, the Markdown/CSV/plot outputs, and a clear error for an unknown agent spec."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+
+pytest.importorskip("openskill")
+pytest.importorskip("matplotlib")
+
+from agents.random_agent import RandomAgent
+from agents.registry import KINDS, make_agent
+from rummy_env.rules import RummyRules
+from training import evaluate
+
+BASIC_2P = RummyRules.preset("basic", num_players=2)
+
+
+@pytest.fixture(scope="module")
+def heuristic_vs_random() -> evaluate.MatchResult:
+    agents = (make_agent("heuristic", BASIC_2P), make_agent("random", BASIC_2P))
+    return evaluate.play_match(BASIC_2P, agents, ("heuristic", "random"), games=200, seed=0)
+
+
+@pytest.mark.parametrize("successes, trials, expected", [
+    (0, 10, (0.0, 0.2775)),      # upper bound z^2 / (n + z^2)
+    (10, 10, (0.7225, 1.0)),
+    (50, 100, (0.4038, 0.5962)),
+    (81, 263, (0.2553, 0.3662)),  # Wilson (1927) / Wikipedia's worked example
+])
+def test_wilson_interval_known_values(successes, trials, expected):
+    np.testing.assert_allclose(evaluate.wilson_interval(successes, trials), expected, atol=5e-4)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_seat_patterns_give_every_agent_every_seat_equally(players):
+    patterns = evaluate.seat_patterns(players)
+    assert set(np.unique(patterns)) == {0, 1}
+    np.testing.assert_array_equal((patterns == 0).sum(axis=0), np.full(players, len(patterns) // 2))
+
+
+def test_a_match_rotates_seats_evenly():
+    rules = RummyRules.preset("basic", num_players=3)
+    games = 4 * len(evaluate.seat_patterns(3))
+    result = evaluate.play_match(rules, (RandomAgent(), RandomAgent()), ("a", "b"), games, seed=1, max_rows=7)
+    assert result.seats.shape == (games, 3)
+    np.testing.assert_array_equal((result.seats == 0).sum(axis=0), np.full(3, games // 2))
+
+
+def test_the_same_seed_gives_the_same_games():
+    agents = (make_agent("greedy", BASIC_2P), RandomAgent())
+
+    def play(seed: int) -> evaluate.MatchResult:
+        return evaluate.play_match(BASIC_2P, agents, ("greedy", "random"), games=48, seed=seed, max_rows=16)
+
+    first, again, other = play(5), play(5), play(6)
+    np.testing.assert_array_equal(first.outcomes, again.outcomes)
+    np.testing.assert_array_equal(first.score_diffs, again.score_diffs)
+    assert not np.array_equal(first.score_diffs, other.score_diffs)
+
+
+def test_heuristic_beats_random_in_basic_games(heuristic_vs_random):
+    result = heuristic_vs_random
+    assert result.games == 200 and result.wins + result.draws + result.losses == 200
+    assert result.win_rate >= 0.9
+    assert result.summary()["score_diff"] > 0
+
+
+def test_ratings_put_heuristic_above_random(heuristic_vs_random):
+    ratings = evaluate.rate_league([heuristic_vs_random])
+    assert [row["agent"] for row in ratings] == ["heuristic", "random"]
+    assert ratings[0]["ordinal"] == pytest.approx(ratings[0]["mu"] - 3 * ratings[0]["sigma"])
+
+
+def test_penalty_scoring_flips_the_score_difference():
+    rules = RummyRules.preset("rami51", num_players=2)
+    seats = np.array([[0, 1], [1, 0]], dtype=np.int8)
+    totals = np.array([[10.0, 40.0], [10.0, 40.0]])   # penalties: lower is better
+    winners = np.array([[1, 0], [1, 0]], dtype=np.int8)
+    result = evaluate._result(rules, ("a", "b"), seats, totals, winners)
+    np.testing.assert_array_equal(result.score_diffs, [30.0, -30.0])
+    np.testing.assert_array_equal(result.outcomes, [1.0, 0.0])
+
+
+def test_command_line_writes_the_tables(tmp_path, capsys):
+    evaluate.main(["--agents", "greedy", "random", "--games", "16", "--seed", "0", "--out", str(tmp_path)])
+    report = (tmp_path / "report.md").read_text()
+    assert "| greedy | random | 16 |" in report and "one game = one hand" in report
+    assert report in capsys.readouterr().out
+    with open(tmp_path / "matches.csv") as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert row["agent"] == "greedy" and int(row["games"]) == 16
+    assert 0.0 <= float(row["ci_low"]) <= float(row["win_rate"]) <= float(row["ci_high"]) <= 1.0
+    assert (tmp_path / "ratings.csv").read_text().startswith("agent,mu,sigma,ordinal")
+
+
+def test_learning_curve_from_a_csv_log(tmp_path):
+    log = tmp_path / "progress.csv"
+    log.write_text("time/total_timesteps,eval/mean_reward\n100,0.1\n200,\n300,0.4\n")
+    assert evaluate.plots.read_scalars(log, "eval/mean_reward") == ([100.0, 300.0], [0.1, 0.4])
+    with pytest.raises(ValueError, match="eval/mean_reward"):
+        evaluate.plots.read_scalars(log, "loss")
+    assert evaluate.plots.learning_curve(log, "eval/mean_reward", tmp_path / "curve.png").stat().st_size > 0
+
+
+def test_checkpoint_steps_come_from_file_names(tmp_path):
+    for name in ("sb3_2000_steps.zip", "step_000100.pt", "notes.txt", "latest.pt"):
+        (tmp_path / name).write_text("")
+    assert [step for step, _ in evaluate.checkpoint_steps(tmp_path)] == [100, 2000]
+
+
+def test_registry_refuses_an_unknown_spec():
+    with pytest.raises(ValueError, match="known kinds: " + ", ".join(KINDS)):
+        make_agent("alphazero", BASIC_2P)
+    with pytest.raises(ValueError, match="unknown agent spec 'ppo'"):
+        make_agent("ppo", BASIC_2P)
+    with pytest.raises(FileNotFoundError, match="no checkpoint"):
+        make_agent("sb3:missing.zip", BASIC_2P)
