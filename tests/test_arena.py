@@ -107,10 +107,13 @@ def test_learning_curve_from_a_csv_log(tmp_path):
     assert evaluate.plots.learning_curve(log, "eval/mean_reward", tmp_path / "curve.png").stat().st_size > 0
 
 
-def test_checkpoint_steps_come_from_file_names(tmp_path):
+def test_checkpoint_steps_come_from_the_checkpoint_or_the_file_name(tmp_path):
+    torch = pytest.importorskip("torch")
     for name in ("sb3_2000_steps.zip", "step_000100.pt", "notes.txt", "latest.pt"):
         (tmp_path / name).write_text("")
-    assert [step for step, _ in evaluate.checkpoint_steps(tmp_path)] == [100, 2000]
+    torch.save({"global_step": 51200, "update": 3}, tmp_path / "checkpoint_000003.pt")
+    assert [(step, path.name) for step, path in evaluate.checkpoint_steps(tmp_path)] == [
+        (100, "step_000100.pt"), (2000, "sb3_2000_steps.zip"), (51200, "checkpoint_000003.pt")]
 
 
 def test_registry_refuses_an_unknown_spec():
@@ -120,3 +123,12 @@ def test_registry_refuses_an_unknown_spec():
         make_agent("ppo", BASIC_2P)
     with pytest.raises(FileNotFoundError, match="no checkpoint"):
         make_agent("sb3:missing.zip", BASIC_2P)
+
+
+def test_league_mode_skips_missing_checkpoints_and_writes_league_md(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(evaluate, "LEAGUE", (("basic", 2, ("greedy", "random")),))
+    evaluate.main(["league", "--games", "8", "--out", str(tmp_path / "results"), "--checkpoints", str(tmp_path)])
+    assert f"note: {tmp_path / 'basic_2p.pt'} is missing" in capsys.readouterr().out
+    league = (tmp_path / "results" / "league.md").read_text()
+    assert league.startswith("## Arena results") and "### basic, 2 players" in league
+    assert "| greedy | random | 8 |" in league and (tmp_path / "results" / "basic_2p" / "matches.csv").is_file()

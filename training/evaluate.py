@@ -40,8 +40,9 @@ from rummy_env.envs.vector import RummyVectorEnv
 from rummy_env.rules import RummyRules
 from training import plots
 
-LEAGUE = (("basic", 2), ("basic", 4), ("rami51", 2))
-LEAGUE_BASELINES = ("heuristic", "greedy", "random")
+# the README's leagues: ruleset, players, baselines (GreedyAgent knows basic rummy only)
+LEAGUE = (("basic", 2, ("heuristic", "greedy", "random")), ("basic", 4, ("heuristic", "greedy", "random")),
+          ("rami51", 2, ("heuristic", "random")))
 MAX_ROWS = 512
 
 
@@ -220,14 +221,31 @@ def run_league(rules: RummyRules, specs: Sequence[str], games: int, seed: int, o
 
 
 def checkpoint_steps(directory: Path) -> list[tuple[int, Path]]:
-    """The checkpoints (``.pt`` or ``.zip``) in ``directory`` whose name carries a step count (its
-    last number, e.g. ``step_000200000.pt``), sorted by step."""
+    """The checkpoints (``.pt`` or ``.zip``) in ``directory`` with a step count, sorted by it: the
+    ``global_step`` a training checkpoint of ``ppo_selfplay.py`` holds, else the last number of the
+    file name (``sb3_200000_steps.zip``); files with neither are left out."""
     found = []
     for path in sorted(directory.iterdir()):
+        if path.suffix not in (".pt", ".zip"):
+            continue
+        step = _saved_step(path) if path.suffix == ".pt" else None
         numbers = re.findall(r"\d+", path.stem)
-        if path.suffix in (".pt", ".zip") and numbers:
-            found.append((int(numbers[-1]), path))
+        if step is None and numbers:
+            step = int(numbers[-1])
+        if step is not None:
+            found.append((step, path))
     return sorted(found)
+
+
+def _saved_step(path: Path) -> int | None:
+    """The ``global_step`` stored in a torch checkpoint, if it is one that stores it."""
+    import torch
+
+    try:
+        content = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception:  # not a torch file (or damaged): the name is all there is
+        return None
+    return int(content["global_step"]) if isinstance(content, dict) and "global_step" in content else None
 
 
 def run_checkpoints(rules: RummyRules, directory: Path, opponent: str, games: int, seed: int, out: Path) -> None:
@@ -250,8 +268,8 @@ def league_readme(out: Path, games: int, seed: int, checkpoints: Path) -> None:
     """The README results: a league per ruleset of ``LEAGUE`` (baselines and the PPO checkpoint
     ``checkpoints/<ruleset>_<P>p.pt`` when present) in ``out/league.md``."""
     sections = [f"## Arena results\n\n`python -m training.evaluate league --games {games} --seed {seed}`\n"]
-    for ruleset, players in LEAGUE:
-        specs = list(LEAGUE_BASELINES)
+    for ruleset, players, baselines in LEAGUE:
+        specs = list(baselines)
         checkpoint = checkpoints / f"{ruleset}_{players}p.pt"
         if checkpoint.is_file():
             specs.insert(0, f"ppo:{checkpoint}")
@@ -279,9 +297,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--checkpoints", type=Path, default=Path("checkpoints"), help="league mode: where the PPO checkpoints are")
     parser.add_argument("--log", type=Path, help="a CSV or TensorBoard log to plot as a learning curve")
     parser.add_argument("--log-tag", help="the logged value to plot (CSV column or TensorBoard tag)")
-    parser.add_argument("--torch-threads", type=int, default=1, help="torch's CPU threads for learned agents")
+    parser.add_argument("--torch-threads", type=int, help="torch's CPU threads for learned agents (default: torch's choice)")
     args = parser.parse_args(argv)
-    if any(spec.startswith(("ppo:", "sb3:")) for spec in args.agents) or args.checkpoints_dir or args.mode == "league":
+    if args.torch_threads:
         import torch
 
         torch.set_num_threads(args.torch_threads)
