@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.rami_heuristic_agent import RamiHeuristicAgent
 from rummy_env import cards
 from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK, ActionLayout
 from rummy_env.engine.observation import ObservationLayout
@@ -25,7 +26,13 @@ from rummy_env.rules import RummyRules
 
 
 class HeuristicAgent:
-    """See the module docstring; ``act(observation, action_mask, rng) -> actions`` over a batch."""
+    """See the module docstring; ``act(observation, action_mask, rng) -> actions`` over a batch.
+    For ruleset ``rami51`` (presets ``rami51``, ``lebanese14``) it builds a ``RamiHeuristicAgent``."""
+
+    def __new__(cls, rules: RummyRules):
+        if rules.ruleset == "rami51":
+            return RamiHeuristicAgent(rules)
+        return super().__new__(cls)
 
     def __init__(self, rules: RummyRules):
         self.rules = rules

@@ -1,0 +1,212 @@
+"""``RamiHeuristicAgent``: a rule-based player for the rami51 ruleset (and its Lebanese "14" preset).
+
+It acts on the player's own observation and the exact action mask only, and only ever picks a
+masked-in action. Per row:
+
+* **draw**: take the discard top when the mask allows it — the engine allows it only when the card
+  can be laid this turn (R6) — and, before opening, only when ``MeldPlanner`` finds an opening that
+  lays it (71 points after a Lebanese pickup, R21.3); otherwise draw from the stock.
+* **open** (R11): plan the combination of new melds and lay-offs worth the most hand value among
+  those that reach the threshold with a pure run; lay it one action at a time (MELD of a meld's first
+  three cards, then LAY_OFFs), replanning after each, and COMMIT as soon as the mask allows. The
+  opening is tentative until then: if the plan breaks down, UNDO (the engine's budget, R24) and
+  discard; a turn that owes a card (the discard top) then follows the mask, which is exact once the
+  undos are spent.
+* **once opened**: SWAP for a table joker whenever the mask allows it (R14), melding the freed joker
+  at once; lay the best combination of new melds and natural lay-offs on any meld, own or
+  opponents'; lay off a joker only when that leaves at most one card (jokers stay for own melds).
+* **discard**: the legal card that helps least — fewest partners in the hand (same rank, same suit
+  one or two apart) — and among those the one worth most once opened (penalties, R19), least
+  before (high cards help reach the opening); a joker only when nothing else may go.
+  Going out is the discard of the last card, which the plan reaches by laying all the others.
+
+Every decision either lays cards, draws, discards or commits; UNDO is picked only when the plan
+fails and the engine's undo budget allows it, so each turn progresses and ends.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.rami_planner import JOKER, Goal, MeldPlanner, TableMeld, card_at
+from rummy_env import cards
+from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, UNDO, ActionLayout
+from rummy_env.engine.observation import ObservationLayout
+from rummy_env.melds import KIND_RUN, KIND_SET
+from rummy_env.rules import RummyRules
+
+JOKER_WEIGHT = 1000.0  # a joker's usefulness: never discarded while another card may go
+
+
+def partner_matrix() -> np.ndarray:
+    """``partners[a, b]``: how much natural ``b`` helps natural ``a`` into a meld — 1 for the same
+    rank in another suit or the same suit one position apart (the ace at both ends), 0.5 two apart."""
+    partners = np.zeros((JOKER + 1, JOKER + 1))
+    for a in range(JOKER):
+        for b in range(JOKER):
+            if a == b:
+                continue
+            if cards.rank_of(a) == cards.rank_of(b):
+                partners[a, b] = 1.0
+            elif cards.suit_of(a) == cards.suit_of(b):
+                ra, rb = cards.rank_of(a), cards.rank_of(b)
+                gap = min(abs(ra - rb), abs((ra if ra > 1 else 14) - (rb if rb > 1 else 14)))
+                partners[a, b] = {1: 1.0, 2: 0.5}.get(gap, 0.0)
+    partners[JOKER, JOKER] = JOKER_WEIGHT
+    return partners
+
+
+class RamiHeuristicAgent:
+    """See the module docstring; ``act(observation, action_mask, rng) -> actions`` over a batch."""
+
+    def __init__(self, rules: RummyRules):
+        if rules.ruleset != "rami51":
+            raise ValueError(f"RamiHeuristicAgent plays ruleset 'rami51', not {rules.ruleset!r}")
+        self.rules = rules
+        self.layout = ActionLayout.for_rules(rules)
+        self.observation_layout = ObservationLayout(rules)
+        self.planner = MeldPlanner(rules, self.layout)
+        self.values = np.array(rules.card_values, dtype=np.float64)
+        self.partners = partner_matrix()
+        self.keep = 1 if rules.final_discard == "required" else 0
+        layout = self.layout
+        self.plays = slice(COMMIT, layout.discard_offset)
+        self.discards = slice(layout.discard_offset, layout.discard_offset + layout.num_card_types)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        observations, masks = np.atleast_2d(observation), np.atleast_2d(action_mask)
+        blocks = self.observation_layout.split(observations)
+        actions = np.full(len(masks), DRAW_STOCK, dtype=np.int64)
+        drawing = (masks[:, DRAW_STOCK] > 0) | (masks[:, DRAW_DISCARD] > 0)
+        for row in np.flatnonzero(drawing & (masks[:, DRAW_DISCARD] > 0)):
+            if not masks[row, DRAW_STOCK] or self._wants_top(self._row(blocks, row)):
+                actions[row] = DRAW_DISCARD
+        playing = ~drawing
+        may_play = playing & masks[:, self.plays].any(axis=1)
+        for row in np.flatnonzero(may_play):
+            actions[row] = self._play(self._row(blocks, row), masks[row])
+        discarding = playing & ~may_play | (actions < 0)
+        if discarding.any():
+            actions[discarding] = self._discards(blocks["hand"][discarding], masks[discarding],
+                                                 blocks["opened"][discarding, 0] > 0)
+        return actions
+
+    @staticmethod
+    def _row(blocks: dict[str, np.ndarray], row: int) -> dict[str, np.ndarray]:
+        return {name: block[row] for name, block in blocks.items()}
+
+    # ------------------------------------------------------------------ draw
+    def _wants_top(self, b: dict[str, np.ndarray]) -> bool:
+        """Opened: the mask already says the top can be laid. Not opened: an opening must lay it."""
+        if b["opened"][0]:
+            return True
+        top = int(np.flatnonzero(b["discard_top"])[0])
+        hand = b["hand"].astype(np.int64)
+        hand[top] += 1
+        need = self.rules.discard_pickup_min_lay or self.rules.opening_threshold
+        goal = Goal(need=need, need_pure=self.rules.opening_requires_pure_run, required=(top,), keep=self.keep)
+        return self._plan(b, hand, goal, opened=False) is not None
+
+    # ------------------------------------------------------------------ plays
+    def _play(self, b: dict[str, np.ndarray], mask: np.ndarray) -> int:
+        """The play to make, or -1 to discard."""
+        opened = bool(b["opened"][0])
+        if not opened and mask[COMMIT]:
+            return COMMIT
+        if opened:
+            swaps = np.flatnonzero(mask[self.layout.swap_offset:self.layout.discard_offset])
+            if swaps.size:
+                return self.layout.swap(int(swaps[0]))
+        hand = b["hand"].astype(np.int64)
+        plan = self._plan(b, hand, self._goal(b, opened), opened)
+        for piece in plan or ():
+            if mask[piece.action]:
+                return piece.action
+        if opened and hand.sum() <= 2 and hand[JOKER]:
+            joker_lay_offs = [self.layout.lay_off(slot, code) for slot in range(self.rules.num_slots)
+                              for code in (JOKER, JOKER + 1)]
+            for action in joker_lay_offs:
+                if mask[action]:
+                    return action
+        if not opened and b["turn_state"][3] and mask[UNDO]:
+            return UNDO  # the opening plan broke down: take it back (the engine's budget, R24)
+        if mask[self.discards].any():
+            return -1
+        return self._any_play(mask)
+
+    def _goal(self, b: dict[str, np.ndarray], opened: bool) -> Goal:
+        """What this turn's plays must still achieve, read from the turn state (R11, R6, R14)."""
+        turn = b["turn_state"]
+        taken = np.flatnonzero(b["taken"])
+        required = [] if not taken.size or turn[1] else [int(taken[0])]
+        required += [JOKER] * int(turn[2])
+        required += [int(c) for c in np.flatnonzero(b["pending"]) for _ in range(int(b["pending"][c]))]
+        if opened:
+            return Goal(required=tuple(required), keep=self.keep)
+        threshold = self.rules.opening_threshold
+        if taken.size and self.rules.discard_pickup_min_lay:
+            threshold = self.rules.discard_pickup_min_lay
+        points = 128 * int(b["turn_points"][0]) + int(b["turn_points"][1])
+        mine = (b["slot_tentative"] > 0) & (b["slot_kind"] == KIND_RUN) & (b["slot_cards"][:, JOKER] == 0)
+        need_pure = self.rules.opening_requires_pure_run and not mine.any()
+        return Goal(need=max(threshold - points, 0), need_pure=need_pure, required=tuple(required), keep=self.keep)
+
+    def _plan(self, b: dict[str, np.ndarray], hand: np.ndarray, goal: Goal, opened: bool):
+        on_table = b["slot_cards"].sum(axis=0)
+        pieces = self.planner.pieces(hand, self._table(b, opened), on_table)
+        return self.planner.plan(pieces, hand, goal)
+
+    def _table(self, b: dict[str, np.ndarray], opened: bool) -> list[TableMeld]:
+        """The table melds this player may extend now (before opening: its tentative ones, and the
+        others with ``opening_may_use_table``, R11.3); runs round the corner are left out."""
+        melds = []
+        may_use_all = opened or self.rules.opening_may_use_table
+        for slot in np.flatnonzero(b["slot_kind"]):
+            if not (may_use_all or b["slot_tentative"][slot]):
+                continue
+            members = b["slot_cards"][slot]
+            naturals = np.flatnonzero(members[:JOKER])
+            count = int(members.sum())
+            if b["slot_kind"][slot] == KIND_SET:
+                melds.append(TableMeld(int(slot), KIND_SET, cards.rank_of(int(naturals[0])),
+                                       suits=tuple(cards.suit_of(int(c)) for c in naturals), count=count))
+            elif not self.rules.circular_runs:
+                span = self._run_span(naturals, int(b["slot_joker"][slot]), count)
+                if span:
+                    melds.append(TableMeld(int(slot), KIND_RUN, cards.suit_of(int(naturals[0])), *span))
+        return melds
+
+    @staticmethod
+    def _run_span(naturals: np.ndarray, joker: int, count: int) -> tuple[int, int] | None:
+        """``(lo, hi)`` positions of a run of ``count`` cards from its naturals and its joker's
+        position (+1; 0: none): an ace is low (1) or high (14), a 14-card run holds both."""
+        ranks = [cards.rank_of(int(c)) for c in naturals]
+        positions = [rank for rank in ranks if rank > 1] + ([joker - 1] if joker else [])
+        for aces in ((1,), (14,), (1, 14)) if 1 in ranks else ((),):
+            spots = positions + list(aces)
+            if max(spots) - min(spots) + 1 == count:
+                return min(spots), max(spots)
+        return None
+
+    def _any_play(self, mask: np.ndarray) -> int:
+        """A turn that owes cards and has no plan: the first legal play (COMMIT, MELD, LAY_OFF, ...)."""
+        plays = np.flatnonzero(mask[self.plays])
+        plays = plays[plays != UNDO - COMMIT]
+        if plays.size:
+            return COMMIT + int(plays[0])
+        return int(np.flatnonzero(mask)[0])
+
+    # ------------------------------------------------------------------ discard
+    def _discards(self, hands: np.ndarray, masks: np.ndarray, opened: np.ndarray) -> np.ndarray:
+        """The legal discard of each row that helps least (module docstring), vectorised."""
+        hands = hands.astype(np.float64)
+        legal = masks[:, self.discards] > 0
+        usefulness = hands @ self.partners.T + JOKER_WEIGHT * (np.arange(JOKER + 1) == JOKER)
+        usefulness -= 0.5 * (hands > 1)  # a second copy is less needed than the first
+        sign = np.where(opened, -1.0, 1.0)[:, None]  # opened: shed points; not opened: keep high cards
+        score = usefulness + 0.01 * sign * self.values
+        score = np.where(legal, score, np.inf)
+        actions = self.layout.discard_offset + score.argmin(axis=1)
+        none = ~legal.any(axis=1)
+        actions[none] = [int(np.flatnonzero(row)[0]) for row in masks[none]]
+        return actions
