@@ -42,6 +42,11 @@ class HeuristicAgent:
         catalogue = self.layout.catalogue
         self.meld_values = self.values[catalogue.cards].sum(axis=1)
         self.partners = self._partner_matrix(rules.num_card_types)
+        self.meld_members = np.zeros((len(catalogue), rules.num_card_types), dtype=np.float64)
+        np.put_along_axis(self.meld_members, catalogue.cards.astype(np.int64), 1.0, axis=1)
+        layoff_codes = np.arange(self.layout.discard_offset - self.layout.layoff_offset)
+        self.layoff_values = self.values[layoff_codes % self.layout.num_card_types]
+        self._extends_cache: dict[tuple[bytes, int], bool] = {}
 
     @staticmethod
     def _partner_matrix(types: int) -> np.ndarray:
@@ -58,10 +63,62 @@ class HeuristicAgent:
         return partners
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        observations, masks = np.atleast_2d(observation), np.atleast_2d(action_mask)
-        return np.array([self._act_row(obs, mask) for obs, mask in zip(observations, masks, strict=True)], dtype=np.int64)
+        """The batched decision: the same choices as ``act_row`` on every row, as array operations."""
+        observations, masks = np.atleast_2d(observation), np.atleast_2d(action_mask).astype(bool)
+        blocks = self.observation_layout.split(observations)
+        hand = blocks["hand"].astype(np.float64)
+        layout = self.layout
+        rows = np.arange(masks.shape[0])
+        # play: the most valuable legal new meld, else the lay-off of the most valuable card
+        meld_scores = np.where(masks[:, layout.meld_offset:layout.layoff_offset], self.meld_values, -np.inf)
+        layoff_scores = np.where(masks[:, layout.layoff_offset:layout.discard_offset], self.layoff_values, -np.inf)
+        # discard: fewest partners in hand first, then most points (usefulness is a whole number)
+        usefulness = hand @ self.partners.T
+        discard_scores = np.where(masks[:, layout.discard_offset:], usefulness * 1000.0 - self.values, np.inf)
+        actions = np.where(np.isfinite(meld_scores).any(axis=1), layout.meld_offset + meld_scores.argmax(axis=1),
+                           np.where(np.isfinite(layoff_scores).any(axis=1),
+                                    layout.layoff_offset + layoff_scores.argmax(axis=1),
+                                    layout.discard_offset + discard_scores.argmin(axis=1)))
+        drawing = masks[:, DRAW_STOCK] | masks[:, DRAW_DISCARD]
+        if drawing.any():
+            draw_rows = rows[drawing]
+            wanted = masks[draw_rows, DRAW_DISCARD] & self._wants_batch(
+                hand[draw_rows], blocks["discard_top"][draw_rows], blocks["slot_cards"][draw_rows],
+                blocks["slot_kind"][draw_rows])
+            take_top = wanted | ~masks[draw_rows, DRAW_STOCK]
+            actions[draw_rows] = np.where(take_top, DRAW_DISCARD, DRAW_STOCK)
+        return actions.astype(np.int64)
 
-    def _act_row(self, observation: np.ndarray, mask: np.ndarray) -> int:
+    def _wants_batch(self, hand: np.ndarray, discard_top: np.ndarray, slot_cards: np.ndarray,
+                     slot_kind: np.ndarray) -> np.ndarray:
+        """``_wants`` for a batch of rows: the discard top makes a catalogue meld with two hand
+        cards, or fits a table meld (``describe_meld`` answers, memoised per meld and card)."""
+        has_top = discard_top.any(axis=1)
+        top = discard_top.argmax(axis=1)
+        holds = (hand > 0).astype(np.float64)
+        held_others = holds @ self.meld_members.T - self.meld_members[:, top].T * holds[np.arange(len(top)), top, None]
+        makes_meld = ((self.meld_members[:, top].T > 0) & (held_others == 2)).any(axis=1)
+        fits_table = np.zeros(len(top), dtype=bool)
+        occupied_rows, occupied_slots = np.nonzero(slot_kind)
+        for row, slot in zip(occupied_rows.tolist(), occupied_slots.tolist()):
+            if not fits_table[row]:
+                fits_table[row] = self._extends(slot_cards[row, slot].tobytes(), int(top[row]))
+        return has_top & (makes_meld | fits_table)
+
+    def _extends(self, slot_key: bytes, top: int) -> bool:
+        """Whether the table meld with card planes ``slot_key`` plus ``top`` is still a meld (memoised)."""
+        key = (slot_key, top)
+        if key not in self._extends_cache:
+            members = np.flatnonzero(np.frombuffer(slot_key, dtype=np.int8)).tolist()
+            try:
+                describe_meld(members + [top], self.rules)
+                self._extends_cache[key] = True
+            except ValueError:
+                self._extends_cache[key] = False
+        return self._extends_cache[key]
+
+    def act_row(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        """The reference decision for one row, written plainly (``act`` must agree with it)."""
         blocks = self.observation_layout.split(observation)
         hand = blocks["hand"].astype(np.float64)
         layout = self.layout
