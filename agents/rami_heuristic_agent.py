@@ -13,11 +13,13 @@ masked-in action. Per row:
   discard; a turn that owes a card (the discard top) then follows the mask, which is exact once the
   undos are spent.
 * **once opened**: SWAP for a table joker whenever the mask allows it (R14), melding the freed joker
-  at once; lay the best combination of new melds and natural lay-offs on any meld, own or
-  opponents'; lay off a joker only when that leaves at most one card (jokers stay for own melds).
+  at once; lay the best combination of new melds, natural lay-offs on any meld, own or opponents',
+  and new melds of two hand cards around a card TAKEn from a meld of 4+ (R13); lay off a joker only
+  when that leaves at most one card (jokers stay for own melds).
 * **discard**: the legal card that helps least — fewest partners in the hand (same rank, same suit
-  one or two apart) — and among those the one worth most once opened (penalties, R19), least
-  before (high cards help reach the opening); a joker only when nothing else may go.
+  one or two apart; before opening run partners weigh more, the pure run being the harder part)
+  and table melds it would fit — and among those the one worth most once opened (penalties, R19),
+  least before (high cards help reach the opening); a joker only when nothing else may go.
   Going out is the discard of the last card, which the plan reaches by laying all the others.
 
 Every decision either lays cards, draws, discards or commits; UNDO is picked only when the plan
@@ -38,22 +40,19 @@ from rummy_env.rules import RummyRules
 JOKER_WEIGHT = 1000.0  # a joker's usefulness: never discarded while another card may go
 
 
-def partner_matrix() -> np.ndarray:
-    """``partners[a, b]``: how much natural ``b`` helps natural ``a`` into a meld — 1 for the same
-    rank in another suit or the same suit one position apart (the ace at both ends), 0.5 two apart."""
-    partners = np.zeros((JOKER + 1, JOKER + 1))
+def partner_matrices() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Between naturals ``a`` and ``b`` (53 x 53, the joker row and column empty): same rank in
+    another suit; same suit one position apart; same suit two apart (the ace at both ends)."""
+    same_rank, next_to, two_apart = (np.zeros((JOKER + 1, JOKER + 1)) for _ in range(3))
     for a in range(JOKER):
         for b in range(JOKER):
-            if a == b:
-                continue
-            if cards.rank_of(a) == cards.rank_of(b):
-                partners[a, b] = 1.0
+            ra, rb = cards.rank_of(a), cards.rank_of(b)
+            if a != b and ra == rb:
+                same_rank[a, b] = 1.0
             elif cards.suit_of(a) == cards.suit_of(b):
-                ra, rb = cards.rank_of(a), cards.rank_of(b)
                 gap = min(abs(ra - rb), abs((ra if ra > 1 else 14) - (rb if rb > 1 else 14)))
-                partners[a, b] = {1: 1.0, 2: 0.5}.get(gap, 0.0)
-    partners[JOKER, JOKER] = JOKER_WEIGHT
-    return partners
+                next_to[a, b], two_apart[a, b] = gap == 1, gap == 2
+    return same_rank, next_to, two_apart
 
 
 class RamiHeuristicAgent:
@@ -64,10 +63,12 @@ class RamiHeuristicAgent:
             raise ValueError(f"RamiHeuristicAgent plays ruleset 'rami51', not {rules.ruleset!r}")
         self.rules = rules
         self.layout = ActionLayout.for_rules(rules)
-        self.observation_layout = ObservationLayout(rules)
+        layout = ObservationLayout(rules)
+        self.blocks = [(name, layout.offsets[name], layout.offsets[name] + int(np.prod(layout.shapes[name])),
+                        layout.shapes[name]) for name in layout.blocks]  # for a faster split
         self.planner = MeldPlanner(rules, self.layout)
         self.values = np.array(rules.card_values, dtype=np.float64)
-        self.partners = partner_matrix()
+        self.same_rank, self.next_to, self.two_apart = partner_matrices()
         self.keep = 1 if rules.final_discard == "required" else 0
         layout = self.layout
         self.plays = slice(COMMIT, layout.discard_offset)
@@ -75,7 +76,8 @@ class RamiHeuristicAgent:
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         observations, masks = np.atleast_2d(observation), np.atleast_2d(action_mask)
-        blocks = self.observation_layout.split(observations)
+        blocks = {name: observations[:, start:stop].reshape((len(observations),) + shape)
+                  for name, start, stop, shape in self.blocks}
         actions = np.full(len(masks), DRAW_STOCK, dtype=np.int64)
         drawing = (masks[:, DRAW_STOCK] > 0) | (masks[:, DRAW_DISCARD] > 0)
         for row in np.flatnonzero(drawing & (masks[:, DRAW_DISCARD] > 0)):
@@ -87,8 +89,8 @@ class RamiHeuristicAgent:
             actions[row] = self._play(self._row(blocks, row), masks[row])
         discarding = playing & ~may_play | (actions < 0)
         if discarding.any():
-            actions[discarding] = self._discards(blocks["hand"][discarding], masks[discarding],
-                                                 blocks["opened"][discarding, 0] > 0)
+            chosen = {name: block[discarding] for name, block in blocks.items()}
+            actions[discarding] = self._discards(chosen, masks[discarding])
         return actions
 
     @staticmethod
@@ -153,8 +155,29 @@ class RamiHeuristicAgent:
 
     def _plan(self, b: dict[str, np.ndarray], hand: np.ndarray, goal: Goal, opened: bool):
         on_table = b["slot_cards"].sum(axis=0)
-        pieces = self.planner.pieces(hand, self._table(b, opened), on_table)
+        melds = self._table(b, opened)
+        takes = self._takes(b, melds) if opened else []
+        pieces = self.planner.pieces(hand, b["pending"].astype(np.int64), melds, on_table, takes)
         return self.planner.plan(pieces, hand, goal)
+
+    def _takes(self, b: dict[str, np.ndarray], melds: list[TableMeld]) -> list[tuple[int, int, int]]:
+        """``(slot, choice, card)`` of every natural a TAKE may remove (R13): an end of a run of 4+
+        cards, any natural of a 4-card set."""
+        rules = self.rules
+        if not rules.allow_take_from_meld:
+            return []
+        takes = []
+        for meld in melds:
+            members = b["slot_cards"][meld.slot]
+            if members.sum() < 4 or (b["slot_owner"][meld.slot] == 1 and not rules.take_from_own_melds):
+                continue
+            if meld.kind == KIND_SET:
+                takes += [(meld.slot, suit, card_at(suit, meld.key)) for suit in meld.suits]
+                continue
+            for choice, position in enumerate((meld.lo, meld.hi)):
+                if b["slot_joker"][meld.slot] != position + 1:
+                    takes.append((meld.slot, choice, card_at(meld.key, position)))
+        return takes
 
     def _table(self, b: dict[str, np.ndarray], opened: bool) -> list[TableMeld]:
         """The table melds this player may extend now (before opening: its tentative ones, and the
@@ -197,16 +220,36 @@ class RamiHeuristicAgent:
         return int(np.flatnonzero(mask)[0])
 
     # ------------------------------------------------------------------ discard
-    def _discards(self, hands: np.ndarray, masks: np.ndarray, opened: np.ndarray) -> np.ndarray:
-        """The legal discard of each row that helps least (module docstring), vectorised."""
-        hands = hands.astype(np.float64)
-        legal = masks[:, self.discards] > 0
-        usefulness = hands @ self.partners.T + JOKER_WEIGHT * (np.arange(JOKER + 1) == JOKER)
-        usefulness -= 0.5 * (hands > 1)  # a second copy is less needed than the first
+    def _discards(self, b: dict[str, np.ndarray], masks: np.ndarray) -> np.ndarray:
+        """The legal discard of each row that helps least (module docstring), vectorised. Helping:
+        partners in the hand (before opening, run partners count more: the pure run is the harder
+        part, R11.2) and table melds the card would fit, now or after one more card."""
+        hands = b["hand"].astype(np.float64)
+        opened = b["opened"][:, 0] > 0
+        run_weight = np.where(opened, 1.0, 1.5)[:, None]
+        set_partners = hands @ self.same_rank
+        usefulness = (set_partners + run_weight * (hands @ self.next_to + 0.5 * hands @ self.two_apart)
+                      - 0.5 * (hands > 1))  # a second copy is less needed than the first
+        fits_now, fits_later = self._table_fits(b)
+        usefulness += fits_now + np.where(opened, 0.4, 0.0)[:, None] * fits_later
+        usefulness[:, JOKER] = JOKER_WEIGHT
         sign = np.where(opened, -1.0, 1.0)[:, None]  # opened: shed points; not opened: keep high cards
-        score = usefulness + 0.01 * sign * self.values
-        score = np.where(legal, score, np.inf)
+        legal = masks[:, self.discards] > 0
+        score = np.where(legal, usefulness + 0.01 * sign * self.values, np.inf)
         actions = self.layout.discard_offset + score.argmin(axis=1)
         none = ~legal.any(axis=1)
         actions[none] = [int(np.flatnonzero(row)[0]) for row in masks[none]]
         return actions
+
+    def _table_fits(self, b: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Per row, the naturals that fit a table meld now (a run end, a set's missing suit) and
+        those two positions beyond a run end."""
+        members = b["slot_cards"] > 0
+        kind = b["slot_kind"][..., None]
+        outside = ~members
+        near = (members @ self.next_to > 0) & outside
+        far = (members @ self.two_apart > 0) & outside & ~near
+        open_set = (kind == KIND_SET) & (members.sum(axis=2, keepdims=True) < 4)
+        fits_now = ((kind == KIND_RUN) & near | open_set & (members @ self.same_rank > 0) & outside).any(axis=1)
+        fits_later = ((kind == KIND_RUN) & far).any(axis=1)
+        return fits_now.astype(np.float64), fits_later.astype(np.float64)

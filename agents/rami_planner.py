@@ -5,14 +5,16 @@ A *piece* is one thing the hand can put on the table:
 * a **new meld** from the hand: a set of 3–4 suits (or two naturals and a joker), or a run of 3–13
   positions with at most one joker (a joker only fills a gap, or completes a two-card run);
 * an **extension** of a table meld: naturals laid off at one end of a run, or the missing suit of a
-  set (at most one piece per meld end).
+  set (at most one piece per meld end);
+* a **take**: a new meld of two hand cards around a card taken from a table meld of 4+ cards (R13,
+  once opened; at most one per meld).
 
 ``MeldPlanner.plan`` searches the disjoint combinations of pieces (card counts respected, one piece
 per meld end, ``keep`` cards left for the final discard) for the one that removes the most hand
 value, among those that reach the opening's missing points, hold a pure run when one is still
 needed (R11.2), and lay the cards the turn owes (the discard top taken, a freed joker). Each piece
-names the action that starts laying it: the MELD of its first three cards, or the LAY_OFF of its
-card next to the meld; the agent replans after every action, so the rest of a long meld becomes an
+names the action that starts laying it: the MELD of its first three cards, the LAY_OFF of its
+card next to the meld, or the TAKE; the agent replans after every action, so the rest of a long meld becomes an
 extension of the slot just laid.
 
 Points are the R10 values the engine counts for an opening (ace 1 low, 11 high or in a set, the
@@ -52,7 +54,7 @@ class Piece:
     value: int              # R19 hand value removed
     pure: bool              # a new run without a joker (R11.2)
     action: int             # the action that starts laying it
-    end: int = -1           # the table meld end it extends (slot * 3 + end), -1 for a new meld
+    end: int = -1           # the table meld end it extends (slot * 3 + end), 1000 + slot for a TAKE
 
 
 @dataclasses.dataclass(frozen=True)
@@ -115,13 +117,19 @@ class MeldPlanner:
         return int(mode)
 
     # ------------------------------------------------------------------ pieces
-    def pieces(self, hand: np.ndarray, table: list[TableMeld], on_table: np.ndarray) -> list[Piece]:
-        """Every piece of ``hand`` (counts per card type): new melds, then extensions of ``table``.
+    def pieces(self, hand: np.ndarray, pending: np.ndarray, table: list[TableMeld], on_table: np.ndarray,
+               takes: list[tuple[int, int, int]]) -> list[Piece]:
+        """Every piece of ``hand`` (counts per card type): new melds, extensions of ``table`` (own
+        copies only: ``pending`` cards taken from melds must go into new melds, R13), and new melds
+        of two hand cards around a card of ``takes`` (``(slot, choice, card)``, R13).
         ``on_table`` counts the cards in table melds (a Lebanese joker run needs its card burnt)."""
         have = [int(n) for n in hand]
+        own = [int(n) for n in hand - pending]
         found = self._sets(have) + self._runs(have, on_table)
         for meld in table:
-            found += self._extensions(have, meld)
+            found += self._extensions(own, meld)
+        for slot, choice, card in takes:
+            found += self._around(own, slot, choice, card)
         return found
 
     def _sets(self, have: list[int]) -> list[Piece]:
@@ -204,6 +212,20 @@ class MeldPlanner:
                                    lay_off(meld.slot, members[0]), meld.slot * 3 + end))
                 position += step
         return found
+
+    def _around(self, have: list[int], slot: int, choice: int, taken: int) -> list[Piece]:
+        """New melds of ``taken`` (to be taken from ``slot``) and two natural hand cards: the set of
+        its rank, or a run with it at either end or in the middle; the first action is the TAKE."""
+        rank, suit = cards.rank_of(taken), cards.suit_of(taken)
+        groups = [tuple(card_at(other, rank) for other in pair)
+                  for pair in itertools.combinations([s for s in range(cards.NUM_SUITS) if s != suit], 2)]
+        position = rank if rank > 1 else None
+        for start in ((position - 2, position - 1, position) if position else (1, 12)):
+            if 1 <= start and start + 2 <= 14:
+                groups.append(tuple(card_at(suit, p) for p in range(start, start + 3) if card_at(suit, p) != taken))
+        action = self.layout.take(slot, choice)
+        return [Piece(group, 0, sum(self.values[c] for c in group), False, action, 1000 + slot)
+                for group in groups if len(group) == 2 and all(have[c] for c in group) and group[0] != group[1]]
 
     # ------------------------------------------------------------------ search
     def plan(self, pieces: list[Piece], hand: np.ndarray, goal: Goal) -> list[Piece] | None:
