@@ -25,6 +25,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from rummy_env.rules import _ENV_KNOBS as ENV_KNOBS  # episode, reward, illegal-action knobs
 from rummy_env.rules import RummyRules
 
 ILLEGAL_LOGIT = -1e8
@@ -119,10 +120,10 @@ def rules_as_dict(rules: RummyRules) -> dict[str, Any]:
     return dataclasses.asdict(rules)
 
 
-def check_rules(saved: dict[str, Any], rules: RummyRules, path: str) -> None:
-    """Refuse a file trained under other rules, naming the knobs that differ."""
+def check_rules(saved: dict[str, Any], rules: RummyRules, path: str, ignore: tuple[str, ...] = ()) -> None:
+    """Refuse a file trained under other rules, naming the knobs that differ (except ``ignore``)."""
     expected = rules_as_dict(rules)
-    differing = sorted(k for k in expected.keys() | saved.keys() if saved.get(k) != expected.get(k))
+    differing = sorted(k for k in expected.keys() | saved.keys() if k not in ignore and saved.get(k) != expected.get(k))
     if differing:
         detail = ", ".join(f"{k}: file {saved.get(k)!r} vs wanted {expected.get(k)!r}" for k in differing)
         raise ValueError(f"{path} was trained under other rules ({detail})")
@@ -172,12 +173,13 @@ class PPOAgent:
 
     @classmethod
     def load(cls, path: str, rules: RummyRules | None = None, greedy: bool = True) -> PPOAgent:
-        """Read a policy or training checkpoint; with ``rules``, refuse a file trained under others."""
+        """Read a policy or training checkpoint; with ``rules``, refuse a file trained under other
+        rules of play (the env knobs, how episodes are cut and rewarded, may differ: same game)."""
         content = read_checkpoint(path, POLICY_KEYS)
-        saved_rules = RummyRules(**content["rules"])
         if rules is not None:
-            check_rules(content["rules"], rules, path)
-        return cls(build_network(content, saved_rules, path), saved_rules, greedy)
+            check_rules(content["rules"], rules, path, ignore=ENV_KNOBS)
+        saved_rules = RummyRules(**content["rules"])
+        return cls(build_network(content, saved_rules, path), rules or saved_rules, greedy)
 
     @torch.no_grad()
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -93,8 +93,9 @@ def test_resume_continues_with_the_identical_next_updates(straight_run, tmp_path
 
 
 def test_policy_file_plays_legal_actions_greedy_or_sampled(straight_run):
+    """Trained with reward="win", the policy plays under the default env knobs (the same game)."""
     out, _ = straight_run
-    rules = RummyRules.preset("basic", num_players=2, reward="win")
+    rules = RummyRules.preset("basic", num_players=2)
     engine = RummyEngine(rules, batch_size=32)
     engine.reset(seed=3)
     rng = np.random.default_rng(0)
