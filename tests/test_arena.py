@@ -112,6 +112,7 @@ def test_checkpoint_steps_come_from_the_checkpoint_or_the_file_name(tmp_path):
     for name in ("sb3_2000_steps.zip", "step_000100.pt", "notes.txt", "latest.pt"):
         (tmp_path / name).write_text("")
     torch.save({"global_step": 51200, "update": 3}, tmp_path / "checkpoint_000003.pt")
+    torch.save({"global_step": 51200}, tmp_path / "policy.pt")   # the same step: left out
     assert [(step, path.name) for step, path in evaluate.checkpoint_steps(tmp_path)] == [
         (100, "step_000100.pt"), (2000, "sb3_2000_steps.zip"), (51200, "checkpoint_000003.pt")]
 

@@ -4,8 +4,10 @@ A **game** here is one episode of ``RummyVectorEnv``: one hand with the default 
 (basic and rami51 alike), a whole game to 150 (basic) or 1000 penalty points (rami51) with
 ``--episode game``. Every pairing of two agents plays ``--games`` games; in a game of ``P`` seats the
 two agents alternate round the table (A B A B …), and the seat patterns are rotated and mirrored
-(``seat_patterns``) so that each agent sits in each seat equally often. Rows of the vector env play
-games back to back, and each agent acts, batched, on the rows where one of its seats is to move.
+(``seat_patterns``, game ``g`` taking pattern ``g mod K``) so that each agent sits in each seat equally
+often (exactly so when ``--games`` is a multiple of ``K``: 2 patterns for 2, 4 or 6 players, 6 for 3,
+10 for 5). Rows of the vector env play games back to back, and each agent acts, batched, on the rows
+where one of its seats is to move.
 
 Reported per pairing: wins of each side and draws (no winner, or both sides winning, e.g. a dead
 hand or a shared game), the first agent's win rate ``wins / games`` with its 95% Wilson interval, and
@@ -224,9 +226,10 @@ def run_league(rules: RummyRules, specs: Sequence[str], games: int, seed: int, o
 
 def checkpoint_steps(directory: Path) -> list[tuple[int, Path]]:
     """The checkpoints (``.pt`` or ``.zip``) in ``directory`` with a step count, sorted by it: the
-    ``global_step`` a training checkpoint of ``ppo_selfplay.py`` holds, else the last number of the
-    file name (``sb3_200000_steps.zip``); files with neither are left out."""
-    found = []
+    ``global_step`` a torch file of ``ppo_selfplay.py`` holds, else the last number of the file name
+    (``sb3_200000_steps.zip``). Files with neither are left out, and of files with the same step
+    only the first by name is kept (``policy.pt`` repeats the last checkpoint)."""
+    found: dict[int, Path] = {}
     for path in sorted(directory.iterdir()):
         if path.suffix not in (".pt", ".zip"):
             continue
@@ -235,8 +238,8 @@ def checkpoint_steps(directory: Path) -> list[tuple[int, Path]]:
         if step is None and numbers:
             step = int(numbers[-1])
         if step is not None:
-            found.append((step, path))
-    return sorted(found)
+            found.setdefault(step, path)
+    return sorted(found.items())
 
 
 def _saved_step(path: Path) -> int | None:
