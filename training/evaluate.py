@@ -187,7 +187,9 @@ def episode_note(rules: RummyRules) -> str:
 def markdown_report(title: str, rules: RummyRules, results: Sequence[MatchResult], ratings: Sequence[dict]) -> str:
     """The pairings table and the ratings table in Markdown."""
     better = "lower penalties" if rules.is_penalty_scoring else "more points"
-    lines = [f"### {title}", "", f"{results[0].games} games per pairing, {episode_note(rules)}; seats rotated; "
+    seating = ("seats rotated" if rules.num_players == 2 else
+               "the two agents alternate round the table, seats rotated; a side wins when one of its seats does")
+    lines = [f"### {title}", "", f"{results[0].games} games per pairing, {episode_note(rules)}; {seating}; "
              f"win rate = wins / games with its 95% Wilson interval; score difference in points per game "
              f"(positive: the first agent scored {better}).", "",
              "| agent | opponent | games | W / D / L | win rate [95% CI] | score diff |",
