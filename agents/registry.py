@@ -22,8 +22,8 @@ The learned agents (and torch) are imported only when asked for.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from agents.base import Policy
 from agents.greedy_agent import GreedyAgent
 from agents.heuristic_agent import HeuristicAgent
 from agents.random_agent import RandomAgent
@@ -33,7 +33,7 @@ BASELINES = {"random": lambda rules: RandomAgent(), "greedy": GreedyAgent, "heur
 KINDS = ("random", "greedy", "heuristic", "ppo:PATH", "sb3:PATH")
 
 
-def make_agent(spec: str, rules: RummyRules) -> Any:
+def make_agent(spec: str, rules: RummyRules) -> Policy:
     """The agent named by ``spec`` (see the module docstring) for games under ``rules``; an unknown
     spec is a ``ValueError`` listing the known kinds, a missing checkpoint a ``FileNotFoundError``."""
     kind, _, path = spec.partition(":")

@@ -1,0 +1,41 @@
+"""``Policy``: what every agent of ``agents/`` is, for the arena, the trainers and the env wrappers.
+
+A policy acts on a **batch** of decisions at once: row ``i`` of the inputs is one game (one row of
+``RummyEngine`` / ``RummyVectorEnv``, or a single PettingZoo observation with a leading axis of 1),
+seen by the player to move there.
+
+* ``observation``: int8 ``(B, O)``, the acting player's observation of each row
+  (``rummy_env.engine.observation``; ``ObservationLayout(rules).split`` names its blocks);
+* ``action_mask``: int8 ``(B, A)``, 1 where the action is legal in that row (``rummy_env.actions``);
+* ``rng``: a ``np.random.Generator``, where a stochastic policy draws its randomness (a seed replays the play);
+* returns: integer action ids ``(B,)``, with ``action_mask[i, actions[i]] == 1`` for every row.
+
+A policy must only pick masked-in actions (the engine raises on an illegal one by default); callers
+do not pass it rows whose mask is empty (finished games). ``O`` and ``A`` depend on the rules
+(``ObservationLayout(rules).size``, ``ActionLayout.for_rules(rules).num_actions``).
+
+>>> import numpy as np
+>>> from agents.random_agent import RandomAgent
+>>> isinstance(RandomAgent(), Policy)
+True
+>>> RandomAgent().act(np.zeros((2, 3), np.int8), np.array([[0, 1, 0], [0, 0, 1]], np.int8),
+...                   np.random.default_rng(0)).tolist()
+[1, 2]
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """A batched agent: ``act(observation, action_mask, rng) -> actions`` (see the module docstring).
+    ``isinstance(agent, Policy)`` checks only that ``act`` exists, not its signature."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One legal action per row: ``(B, O)`` int8 observations and ``(B, A)`` int8 masks in,
+        ``(B,)`` integer action ids out, each with ``action_mask[i, actions[i]] == 1``."""
+        ...
