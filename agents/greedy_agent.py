@@ -1,37 +1,50 @@
 """``GreedyAgent``: a simple rule-based baseline acting on the action mask alone.
 
-Per row: draw from the stock (the discard top only when the stock is empty); then lay any legal new
-meld, then any legal lay-off; when none is left, discard the legal card worth the most points.
-It never acts illegally: it only ever picks masked-in actions.
+Per row: draw from the stock (the discard top only when the stock is empty); then, in rami51,
+COMMIT a tentative opening as soon as the mask allows it; then lay the first legal play (a new meld,
+else a lay-off, else — rami51 — a TAKE or a SWAP); when none is left, discard the legal card worth
+the most points. UNDO (rami51) and discards without announcing (``card_announcement="manual"``)
+come last, when nothing else is legal.
+
+Every action gets a fixed preference and the agent picks the masked-in action preferred most, so
+it never acts illegally in any ruleset. In rami51 the engine's mask has no dead ends (R23) and UNDO
+has a budget per turn (R24), so laying a tentative opening that cannot be committed and taking it
+back ends after a few steps, in a discard.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK, ActionLayout
+from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, UNDO, ActionLayout
 from rummy_env.rules import RummyRules
+
+# preference tiers, most preferred first; within a tier the order is set in ``action_preferences``
+TIER_DRAW_STOCK, TIER_DRAW_DISCARD, TIER_COMMIT, TIER_PLAY, TIER_DISCARD, TIER_LAST = 5, 4, 3, 2, 1, 0
+
+
+def action_preferences(rules: RummyRules) -> np.ndarray:
+    """``float64[A]``: how much the agent prefers each action (module docstring); higher is better."""
+    layout = ActionLayout.for_rules(rules)
+    preference = np.full(layout.num_actions, float(TIER_LAST))
+    preference[DRAW_STOCK], preference[DRAW_DISCARD] = TIER_DRAW_STOCK, TIER_DRAW_DISCARD
+    if layout.tentative:
+        preference[COMMIT], preference[UNDO] = TIER_COMMIT, TIER_LAST
+    plays = np.arange(layout.meld_offset, layout.discard_offset)
+    preference[plays] = TIER_PLAY + 0.5 * (1 - (plays - plays[0]) / len(plays))  # the first play first
+    values = np.array(rules.card_values, dtype=np.float64)
+    ranked = values + np.arange(rules.num_card_types) * 1e-3  # the costliest card; deterministic ties
+    discards = slice(layout.discard_offset, layout.discard_offset + rules.num_card_types)
+    preference[discards] = TIER_DISCARD + 0.5 * ranked / (ranked.max() + 1)
+    return preference
 
 
 class GreedyAgent:
     """Melds and lays off whenever it can, and sheds its most valuable card otherwise."""
 
     def __init__(self, rules: RummyRules):
-        layout = ActionLayout.for_rules(rules)
-        self.plays = slice(layout.meld_offset, layout.discard_offset)
-        self.discards = slice(layout.discard_offset, layout.num_actions)
-        values = np.array(rules.card_values, dtype=np.float64)
-        self.discard_preference = values + np.arange(rules.num_card_types) * 1e-3  # deterministic tie-break
-        self.discard_offset = layout.discard_offset
+        self.preference = action_preferences(rules)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         mask = np.atleast_2d(action_mask).astype(bool)
-        actions = np.where(mask[:, DRAW_STOCK], DRAW_STOCK, DRAW_DISCARD).astype(np.int64)
-        plays = mask[:, self.plays]
-        can_play = plays.any(axis=1)
-        actions[can_play] = self.plays.start + plays[can_play].argmax(axis=1)
-        discards = mask[:, self.discards]
-        must_discard = ~can_play & discards.any(axis=1)
-        scores = np.where(discards[must_discard], self.discard_preference, -np.inf)
-        actions[must_discard] = self.discard_offset + scores.argmax(axis=1)
-        return actions
+        return np.where(mask, self.preference, -np.inf).argmax(axis=1).astype(np.int64)

@@ -1,14 +1,17 @@
-"""The rami51 HeuristicAgent: chosen for the ruleset, never acts illegally, ends its turns, beats random."""
+"""The rami51 agents: HeuristicAgent is chosen for the ruleset, never acts illegally, ends its turns and
+beats random; GreedyAgent never acts illegally either."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from agents.greedy_agent import GreedyAgent
 from agents.heuristic_agent import HeuristicAgent
 from agents.rami_heuristic_agent import RamiHeuristicAgent
 from agents.random_agent import RandomAgent
 from rummy_env import RummyEngine, RummyRules
+from rummy_env.actions import COMMIT, UNDO, ActionLayout
 
 MAX_STEPS = 5000  # batch steps; a hand that needs more has stalled
 
@@ -71,3 +74,24 @@ def test_heuristic_beats_random(preset):
     engine, _ = play_hands(rules, HeuristicAgent(rules), hands=100, seed=7)
     win_rate = (engine.state["winner"] == np.arange(100) % 2).mean()
     assert win_rate >= 0.85, f"HeuristicAgent won only {win_rate:.1%} of {preset} hands against a random player"
+
+
+@pytest.mark.parametrize("preset, players", [("rami51", 2), ("rami51", 3), ("lebanese14", 4), ("rami51", 5)])
+def test_greedy_never_acts_illegally(preset, players):
+    """GreedyAgent over thousands of rami51 decisions (over the four cases): tentative openings,
+    COMMIT and UNDO included."""
+    rules = RummyRules.preset(preset, num_players=players, max_turns_per_round=150)
+    agent = GreedyAgent(rules)
+    _, against_random = play_hands(rules, agent, hands=12, seed=players)
+    _, self_play = play_hands(rules, agent, hands=4, seed=players + 1, hero_everywhere=True)
+    assert against_random + self_play >= 1000
+
+
+def test_greedy_picks_commit_and_undo_when_they_are_all_that_is_legal():
+    rules = RummyRules.preset("rami51", num_players=2)
+    layout = ActionLayout.for_rules(rules)
+    masks = np.zeros((3, layout.num_actions), dtype=np.int8)
+    masks[0, UNDO] = masks[1, COMMIT] = 1
+    masks[2, [COMMIT, UNDO, layout.discard_offset]] = 1
+    actions = GreedyAgent(rules).act(np.zeros((3, 1)), masks, np.random.default_rng(0))
+    assert actions.tolist() == [UNDO, COMMIT, COMMIT]

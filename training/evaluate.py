@@ -42,9 +42,9 @@ from rummy_env.envs.vector import RummyVectorEnv
 from rummy_env.rules import RummyRules
 from training import plots
 
-# the README's leagues: ruleset, players, baselines (GreedyAgent knows basic rummy only)
+# the README's leagues: ruleset, players, baselines
 LEAGUE = (("basic", 2, ("heuristic", "greedy", "random")), ("basic", 4, ("heuristic", "greedy", "random")),
-          ("rami51", 2, ("heuristic", "random")))
+          ("rami51", 2, ("heuristic", "greedy", "random")))
 MAX_ROWS = 512
 
 
