@@ -11,7 +11,7 @@ from rummy_env import RummyEngine
 from rummy_env.envs.aec import make_rules
 
 BASELINE_CASES = [("basic", "random"), ("basic", "greedy"), ("basic", "heuristic"),
-                  ("rami51", "random"), ("rami51", "heuristic")]
+                  ("rami51", "random"), ("rami51", "greedy"), ("rami51", "heuristic")]
 
 
 def assert_acts_legally(agent: Policy, rules, batch: int = 8) -> None:
