@@ -4,8 +4,8 @@
     actions = agent.act(observation, action_mask, rng)                     # (B, O) int8, (B, A) -> (B,)
 
 The network (``ActorCritic``) and the masked action distribution live here, so the trainer and the
-agent share one definition: the observation's int8 counts enter as ``log(1 + x)``, a small MLP trunk
-feeds a policy head (one logit per action) and a value head; the softmax runs over each row's legal
+agent share one definition: the observation's int8 counts enter as ``log(1 + x)``, card convolutions
+and a small MLP trunk feed a policy head (one logit per action) and a value head; the softmax runs over each row's legal
 actions only (``LegalActions``), padding entries getting ``ILLEGAL_LOGIT`` (finite, as in sb3-contrib,
 so that nothing becomes NaN).
 
@@ -25,6 +25,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from rummy_env import cards
+from rummy_env.actions import ActionLayout
+from rummy_env.engine.observation import ObservationLayout
 from rummy_env.rules import _ENV_KNOBS as ENV_KNOBS  # episode, reward, illegal-action knobs
 from rummy_env.rules import RummyRules
 
@@ -32,31 +35,88 @@ ILLEGAL_LOGIT = -1e8
 POLICY_FORMAT = "rummy-ppo-policy/1"
 CHECKPOINT_FORMAT = "rummy-ppo-checkpoint/1"
 POLICY_KEYS = ("format", "model", "config", "rules", "global_step", "update")
+NETWORK_KEYS = ("hidden_size", "num_layers", "card_features")
 
 
 class ActorCritic(nn.Module):
-    """Shared MLP trunk, a policy head over all actions and a scalar value head."""
+    """Trunk, a policy head over all actions and a scalar value head, built for a rules config.
 
-    def __init__(self, observation_size: int, num_actions: int, hidden_size: int, num_layers: int):
+    With ``card_features = F > 0`` the card planes of the observation (hand, discard top and pile
+    order, cards known in other hands, table by seat, card taken: every one-entry-per-card block but
+    the per-slot table) are read as a grid of (planes, 4 suits, 13 ranks) by two convolution layers,
+    each the sum of a kernel along the ranks of a suit (run neighbours, up to two apart) and one
+    across the suits of a rank (set partners): every card gets ``F`` features from its possible meld
+    partners, shared weights for all cards. These, with the non-card blocks, feed the MLP; a
+    per-card read-out of them is added to the logits of discarding each card. (Game knowledge used:
+    card ids are suit-major, and melds are sets and runs; no rule of play is coded.) With
+    ``card_features = 0`` the MLP reads the whole observation.
+    """
+
+    def __init__(self, rules: RummyRules, hidden_size: int, num_layers: int, card_features: int):
         super().__init__()
+        observation_layout, action_layout = ObservationLayout(rules), ActionLayout.for_rules(rules)
+        self.card_features = card_features
+        self.discard_offset = action_layout.discard_offset
+        width = observation_layout.size
+        if card_features:
+            card_index, rest_index = card_planes(observation_layout, rules.num_card_types)
+            self.register_buffer("card_index", card_index)
+            self.register_buffer("rest_index", rest_index)
+            planes = card_index.shape[0]
+            self.run_convs = nn.ModuleList([nn.Conv2d(planes, card_features, (1, 5), padding=(0, 2)),
+                                            nn.Conv2d(card_features, card_features, (1, 5), padding=(0, 2))])
+            self.set_convs = nn.ModuleList([nn.Conv2d(planes, card_features, (cards.NUM_SUITS, 1)),
+                                            nn.Conv2d(card_features, card_features, (cards.NUM_SUITS, 1))])
+            self.discard_readout = nn.Conv2d(card_features, 1, 1)
+            width = card_features * cards.NUM_NATURAL_TYPES + rest_index.numel()
         layers: list[nn.Module] = []
-        width = observation_size
         for _ in range(num_layers):
             layers += [_orthogonal(nn.Linear(width, hidden_size), np.sqrt(2)), nn.ReLU()]
             width = hidden_size
         self.trunk = nn.Sequential(*layers)
-        self.policy_head = _orthogonal(nn.Linear(width, num_actions), 0.01)
+        self.policy_head = _orthogonal(nn.Linear(width, action_layout.num_actions), 0.01)
         self.value_head = _orthogonal(nn.Linear(width, 1), 1.0)
+
+    def _features(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """The trunk's output and, with card features, the per-card discard logits ``(B, 52)``."""
+        x = torch.log1p(observation.float())
+        if not self.card_features:
+            return self.trunk(x), None
+        grid = x[:, self.card_index].view(x.shape[0], -1, cards.NUM_SUITS, cards.NUM_RANKS)
+        for run_conv, set_conv in zip(self.run_convs, self.set_convs):
+            grid = torch.relu(run_conv(grid) + set_conv(grid))  # the set kernel's (B, F, 1, 13) broadcasts
+        hidden = self.trunk(torch.cat([grid.flatten(1), x[:, self.rest_index]], dim=1))
+        return hidden, self.discard_readout(grid).flatten(1)
 
     def forward(self, observation: torch.Tensor, legal: LegalActions) -> tuple[torch.Tensor, torch.Tensor]:
         """Log-probabilities over each row's legal actions ``(B, K)`` and values ``(B,)``."""
-        features = self.trunk(torch.log1p(observation.float()))
-        logits = self.policy_head(features).gather(1, legal.index).masked_fill(~legal.valid, ILLEGAL_LOGIT)
-        return torch.log_softmax(logits, dim=-1), self.value_head(features).squeeze(-1)
+        hidden, discard_logits = self._features(observation)
+        logits = self.policy_head(hidden)
+        if discard_logits is not None:
+            start, end = self.discard_offset, self.discard_offset + discard_logits.shape[1]
+            logits = torch.cat([logits[:, :start], logits[:, start:end] + discard_logits, logits[:, end:]], dim=1)
+        logits = logits.gather(1, legal.index).masked_fill(~legal.valid, ILLEGAL_LOGIT)
+        return torch.log_softmax(logits, dim=-1), self.value_head(hidden).squeeze(-1)
 
     def value(self, observation: torch.Tensor) -> torch.Tensor:
         """Values ``(B,)`` alone (bootstrapping needs no policy)."""
-        return self.value_head(self.trunk(torch.log1p(observation.float()))).squeeze(-1)
+        return self.value_head(self._features(observation)[0]).squeeze(-1)
+
+
+def card_planes(layout: ObservationLayout, num_card_types: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Observation positions of the natural cards of every card plane ``(planes, 52)`` (the per-slot
+    table left out: too big, and ``table_by_seat`` sums it up) and of everything else (jokers
+    included) but that table."""
+    planes, taken = [], np.zeros(layout.size, dtype=bool)
+    for name in layout.blocks:
+        shape, start = layout.shapes[name], layout.offsets[name]
+        if shape[-1] != num_card_types:
+            continue
+        positions = start + np.arange(int(np.prod(shape))).reshape(-1, num_card_types)
+        taken[positions.ravel() if name == "slot_cards" else positions[:, :cards.NUM_NATURAL_TYPES].ravel()] = True
+        if name != "slot_cards":
+            planes.append(positions[:, :cards.NUM_NATURAL_TYPES])
+    return torch.from_numpy(np.concatenate(planes)), torch.from_numpy(np.flatnonzero(~taken))
 
 
 def _orthogonal(layer: nn.Linear, gain: float) -> nn.Linear:
@@ -145,12 +205,8 @@ def read_checkpoint(path: str, required: tuple[str, ...]) -> dict[str, Any]:
 
 def build_network(content: dict[str, Any], rules: RummyRules, path: str) -> ActorCritic:
     """The ``ActorCritic`` described by a file's config, with its weights; a shape mismatch is refused."""
-    from rummy_env.actions import ActionLayout
-    from rummy_env.engine.observation import ObservationLayout
-
     config = content["config"]
-    network = ActorCritic(ObservationLayout(rules).size, ActionLayout.for_rules(rules).num_actions,
-                          config["hidden_size"], config["num_layers"])
+    network = ActorCritic(rules, config["hidden_size"], config["num_layers"], config["card_features"])
     expected = network.state_dict()
     saved = content["model"]
     problems = [f"{name}: file {tuple(saved[name].shape) if name in saved else 'missing'} vs network "

@@ -87,6 +87,8 @@ class PPOConfig:
     """env steps (all rows, all seats) of the whole run."""
     hidden_size: int = 128
     num_layers: int = 2
+    card_features: int = 8
+    """features per card from the card-grid convolutions (``agents.ppo_agent.ActorCritic``); 0 = plain MLP."""
     learning_rate: float = 3e-4
     anneal_lr: bool = True
     """decay the learning rate linearly to 0 over ``total_steps``."""
@@ -184,12 +186,12 @@ def per_seat_advantages(rewards: np.ndarray, episode_ends: np.ndarray, seats: np
 class OpponentPool:
     """What each row plays against in its current episode, and the snapshots of past policies."""
 
-    def __init__(self, config: PPOConfig, rules: RummyRules, observation_size: int, num_actions: int):
+    def __init__(self, config: PPOConfig, rules: RummyRules):
         self.config = config
         self.probabilities = np.array([config.opponents.get(kind, 0.0) for kind in OPPONENT_KINDS])
         self.heuristic, self.random = HeuristicAgent(rules), RandomAgent()
         self.snapshots: list[ActorCritic] = []
-        self.make_network = lambda: ActorCritic(observation_size, num_actions, config.hidden_size, config.num_layers)
+        self.make_network = lambda: ActorCritic(rules, config.hidden_size, config.num_layers, config.card_features)
         self.kind = np.zeros(config.num_envs, dtype=np.int64)          # OPPONENT_KINDS index per row
         self.snapshot = np.zeros(config.num_envs, dtype=np.int64)      # which past policy, for PAST rows
         self.learner_seat = np.zeros(config.num_envs, dtype=np.int64)  # the learner's seat, non-self rows
@@ -257,10 +259,9 @@ class Trainer:
         self.rules = make_env_rules(config)
         self.env = RummyVectorEnv(config.num_envs, rules=self.rules, seed=config.seed, parallel=config.env_parallel)
         self.engine = self.env.engine
-        observation_size, num_actions = self.engine.observation_size, self.engine.num_actions
-        self.network = ActorCritic(observation_size, num_actions, config.hidden_size, config.num_layers)
+        self.network = ActorCritic(self.rules, config.hidden_size, config.num_layers, config.card_features)
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=config.learning_rate, eps=1e-5)
-        self.pool = OpponentPool(config, self.rules, observation_size, num_actions)
+        self.pool = OpponentPool(config, self.rules)
         self.global_step = 0
         self.update = 0
         self.env.reset()
