@@ -42,12 +42,14 @@ from rummy_env.engine.state import (
 from rummy_env.melds import KIND_RUN, KIND_SET
 
 JOKER = 52
+PURE, PURE_BUT_JOKER = 1, 2  # slot_pure: a run of own naturals laid this turn; the same with a joker laid off on it
 CAT_KIND, CAT_KEY, CAT_LO, CAT_HI, CAT_JOKER = 3, 4, 5, 6, 7
 SEARCH_DEPTH = 40         # plays explored in one turn (each play lays or takes a card)
 CANDIDATES = 1024         # local candidates kept per search level
 VISITED = 1 << 14         # positions remembered per row check (open addressing); beyond it, no memo
-OWNER_NEXT_ID, OWNER_CALL_START, OWNER_GAVE_UP = 2 * VISITED, 2 * VISITED + 1, 2 * VISITED + 2
-OWNER_SIZE = 2 * VISITED + 3
+# slots after the owners table: search ids, the row check's first id, give-ups, plays tried (a statistic)
+OWNER_NEXT_ID, OWNER_CALL_START, OWNER_GAVE_UP, OWNER_NODES = (2 * VISITED + k for k in range(4))
+OWNER_SIZE = 2 * VISITED + 4
 SEARCH_NODES = 1 << 15    # plays tried by one search at most (then it gives up: see ``search``)
 SCRATCH_ROWS = SEARCH_DEPTH + 2    # per worker: the search levels, plus one row for the tested action
 CANDIDATE_ROWS = SEARCH_DEPTH + 1  # per worker: the search levels, plus the mask's own list
@@ -209,7 +211,7 @@ def threshold(r, cfg) -> int:
 def has_pure_run(r) -> bool:
     """A run laid this turn with no joker and only own cards (R11.2, AR8)."""
     for slot in range(r.start_slots, r.slot_n):
-        if r.slot_pure[slot]:
+        if r.slot_pure[slot] == PURE:
             return True
     return False
 
@@ -520,7 +522,7 @@ def apply_meld(r, entry: int, catalogue, cfg) -> None:
         else:
             lay_card(r, slot, card, natural_points(card, position, cfg))
     pure_ok = all_own or not cfg[C_PURE_OWN_ONLY]
-    r.slot_pure[slot] = 1 if kind == KIND_RUN and joker_at < 0 and pure_ok else 0
+    r.slot_pure[slot] = PURE if kind == KIND_RUN and joker_at < 0 and pure_ok else 0
     r.played_turn = 1
 
 
@@ -547,7 +549,8 @@ def apply_lay_off(r, slot: int, code: int, cfg) -> None:
         else:
             position = run_end_position(r, slot, code == JOKER + 1, cfg)
             points = joker_points(card_at(key, position), position, cfg)
-            r.slot_pure[slot] = 0
+            if r.slot_pure[slot] == PURE:
+                r.slot_pure[slot] = PURE_BUT_JOKER
         if freed:
             r.freed_jokers -= 1
             points = 0
@@ -592,6 +595,8 @@ def apply_take(r, slot: int, choice: int) -> None:
             r.slot_hi[slot] -= 1
         if card == JOKER:
             r.slot_joker[slot] = -1
+            if r.slot_pure[slot] == PURE_BUT_JOKER:
+                r.slot_pure[slot] = PURE  # judged at the commit (R11.2, AR8): no joker any more
         if r.slot_lo[slot] > 13:
             r.slot_lo[slot] -= 13
             r.slot_hi[slot] -= 13
@@ -781,17 +786,47 @@ def can_end_now(r, cfg) -> bool:
 
 
 @nb.njit(**JIT)
+def can_grow(r, slot: int, cfg) -> bool:
+    """Whether some card the player could lay off this turn fits meld ``slot`` now: an own natural
+    at an end of a run or of a missing suit of a set, or a joker (own, or a freed one with
+    ``new_meld_or_layoff``) where one may go (R9, R12). A relaxation for ``takeable_bits``: only a
+    lay-off lengthens a meld, and the ends of a meld no lay-off fits stay as they are."""
+    p = r.current
+    jokers = own(r, p, JOKER) > 0 or (cfg[C_FREED_LAYOFF] and r.opened[p])
+    if r.slot_kind[slot] == KIND_SET:
+        if r.slot_count[slot] >= 4:
+            return False
+        if jokers and r.slot_cards[slot, JOKER] == 0:
+            return True
+        for suit in range(4):
+            card = suit * 13 + r.slot_key[slot] - 1
+            if r.slot_cards[slot, card] == 0 and own(r, p, card) > 0:
+                return True
+        return False
+    if jokers and r.slot_cards[slot, JOKER] == 0 and r.slot_owner[slot] == p:
+        return True
+    for high in (False, True):
+        position = run_end_position(r, slot, high, cfg)
+        if position != 0 and own(r, p, card_at(r.slot_key[slot], position)) > 0:
+            return True
+    return False
+
+
+@nb.njit(**JIT)
 def takeable_bits(r, cfg) -> np.uint64:
     """Cards a chain of TAKEs could bring into the hand this turn: every card of a meld the player
-    may take from, whatever its size now (lay-offs can lengthen a meld, and each TAKE from a run
-    exposes the next card; after a commit the turn-start melds open up too, R11.3). A relaxation
-    used only to prune the search."""
+    may take from that has 4 cards or can grow (lay-offs can lengthen a meld, and each TAKE from a
+    run exposes the next card; after a commit the turn-start melds open up too, R11.3). A 3-card
+    meld that no own card can lengthen stays at 3 for the rest of the turn. A relaxation used only
+    to prune the search."""
     bits = np.uint64(0)
     if not cfg[C_ALLOW_TAKE]:
         return bits
     p = r.current
     for slot in range(r.slot_n):
         if r.slot_owner[slot] == p and not cfg[C_TAKE_OWN]:
+            continue
+        if r.slot_count[slot] < 4 and not can_grow(r, slot, cfg):
             continue
         for card in range(JOKER):
             if r.slot_cards[slot, card] > 0:
@@ -856,6 +891,24 @@ def placeable_bits(r, catalogue_bits, cfg) -> np.uint64:
 
 
 @nb.njit(**JIT)
+def new_meld_reachable(r, card: int, reachable: np.uint64, catalogue_bits, cfg) -> bool:
+    """Whether ``card`` (a pending card, R13, or a freed joker, R14) could still go into a new meld:
+    a catalogue meld holding it, with at least one other own card, whose cards are all in the hand
+    or takeable (``placeable_bits`` also counts lay-offs, which these cards may not use)."""
+    p = r.current
+    bit = card_bit(card)
+    own_bits = np.uint64(0)
+    for other in range(JOKER + 1):
+        if other != card and own(r, p, other) > 0:
+            own_bits |= card_bit(other)
+    for entry in range(cfg[C_MELDS]):
+        entry_bits = catalogue_bits[entry]
+        if entry_bits & bit and entry_bits & ~reachable == 0 and entry_bits & own_bits:
+            return True
+    return False
+
+
+@nb.njit(**JIT)
 def hopeless(r, catalogue, catalogue_bits, cfg) -> bool:
     """Cheap proofs that no finish exists from ``r`` (sound relaxations; they only prune):
 
@@ -863,8 +916,10 @@ def hopeless(r, catalogue, catalogue_bits, cfg) -> bool:
     * a card that must be laid (the taken card, R6; a pending card, R13; a freed joker, R14) can
       reach no meld, lay-off or swap;
     * a non-opened player who has made tentative plays (or holds the taken card) and has no undo
-      left must reach a COMMIT or an all-at-once out (R11.5): both need the points, counted only
-      over own cards that could still be laid (unless relaxed), and a pure run of own cards."""
+      left must reach a COMMIT or an all-at-once out (R11.5): a COMMIT needs the points, counted
+      only over own cards that could still be laid, and (``opening_requires_pure_run``) a pure run
+      of own cards; an all-at-once out needs what R16's knobs ask of it and every own card laid but
+      the final discard."""
     p = r.current
     must_lay = r.taken >= 0 and not r.taken_laid
     if not must_lay and pending_total(r) == 0 and (r.opened[p] or r.tentative == 0):
@@ -882,37 +937,62 @@ def hopeless(r, catalogue, catalogue_bits, cfg) -> bool:
     placeable = placeable_bits(r, catalogue_bits, cfg)
     if must_lay and placeable & card_bit(r.taken) == 0:
         return True
+    reachable = hand_bits(r, p) | takeable_bits(r, cfg)
     for card in range(JOKER + 1):
-        if r.pending[card] > 0 and placeable & card_bit(card) == 0:
+        if r.pending[card] > 0 and not new_meld_reachable(r, card, reachable, catalogue_bits, cfg):
             return True
     if r.freed_jokers > 0 and placeable & card_bit(JOKER) == 0:
         return True
+    if r.freed_jokers > 0 and not cfg[C_FREED_LAYOFF] and not new_meld_reachable(r, JOKER, reachable, catalogue_bits, cfg):
+        return True
     if r.opened[p]:
         return False
-    if cfg[C_AAO_CRITERIA]:
-        bound = r.turn_points
-        for card in range(JOKER + 1):
-            n = own(r, p, card)
-            if n > 0 and placeable & card_bit(card):
+    bound = r.turn_points
+    unplaceable = 0
+    for card in range(JOKER + 1):
+        n = own(r, p, card)
+        if n > 0:
+            if placeable & card_bit(card):
                 bound += n * max_points(card, cfg)
-        if bound < threshold(r, cfg):
-            return True
-    if cfg[C_OPEN_PURE] and cfg[C_AAO_PURE] and not has_pure_run(r):
-        last_start = 13 if cfg[C_CIRCULAR] else 12
-        # without pure_run_hand_cards_only, cards still to be taken from melds may join the run
-        later = np.uint64(0) if cfg[C_PURE_OWN_ONLY] else takeable_bits(r, cfg)
-        for suit in range(4):
-            for start in range(1, last_start + 1):
-                ok = True
-                for k in range(3):
-                    card = card_at(suit, start + k)
-                    held = own(r, p, card) if cfg[C_PURE_OWN_ONLY] else r.hand[p, card]
-                    if held < 1 and later & card_bit(card) == 0:
-                        ok = False
-                        break
-                if ok:
-                    return False
+            else:
+                unplaceable += n
+    points_ok = bound >= threshold(r, cfg)
+    pure_ok = not cfg[C_OPEN_PURE] or pure_run_reachable(r, cfg)
+    if points_ok and pure_ok:
+        return False  # a COMMIT may be reachable
+    # only an all-at-once out is left (R16): every own card laid but the final discard (R15)
+    if r.touched_table and not cfg[C_AAO_TABLE]:
         return True
+    if (cfg[C_AAO_CRITERIA] and not points_ok) or (cfg[C_AAO_PURE] and not pure_ok):
+        return True
+    return unplaceable > (0 if cfg[C_FINAL_DISCARD] == 2 else 1)
+
+
+@nb.njit(**JIT)
+def pure_run_reachable(r, cfg) -> bool:
+    """A pure run is on the table this turn (or will be once a joker laid off on it is taken back),
+    or three consecutive naturals of one suit could still form one: own cards, or (without
+    ``pure_run_hand_cards_only``) cards a TAKE could bring."""
+    if has_pure_run(r):
+        return True
+    if cfg[C_TAKE_JOKER]:  # a TAKE of the joker makes such a run pure again
+        for slot in range(r.start_slots, r.slot_n):
+            if r.slot_pure[slot] == PURE_BUT_JOKER:
+                return True
+    p = r.current
+    last_start = 13 if cfg[C_CIRCULAR] else 12
+    later = np.uint64(0) if cfg[C_PURE_OWN_ONLY] else takeable_bits(r, cfg)
+    for suit in range(4):
+        for start in range(1, last_start + 1):
+            ok = True
+            for k in range(3):
+                card = card_at(suit, start + k)
+                held = own(r, p, card) if cfg[C_PURE_OWN_ONLY] else r.hand[p, card]
+                if held < 1 and later & card_bit(card) == 0:
+                    ok = False
+                    break
+            if ok:
+                return True
     return False
 
 
@@ -1045,6 +1125,7 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
         if used < 0:
             return True
         nodes += used
+        owners[OWNER_NODES] += used
         level = 0
         while level >= 0:
             if index[level] >= counts[level]:
@@ -1080,6 +1161,7 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
             if used < 0:
                 return True
             nodes += used
+            owners[OWNER_NODES] += used
             if nodes > SEARCH_NODES:
                 owners[OWNER_GAVE_UP] += 1
                 return False  # the positions still on the path are not marked dead
