@@ -27,7 +27,9 @@ Ruleset ``rami51`` adds (card type 52 is the joker; cards appear once per copy):
 ``first_turn``         bool: the dealer's first turn of the round (no draw, R5)
 ``opened``             one bool per seat (R11)
 ``table`` melds        also ``"joker_at"``: run position of the joker, a 4-card set's missing
-                       suit, else None; ``"tentative"``, ``"pure"``: bools of this turn
+                       suit, else None; ``"tentative"``, ``"pure"``: bools of this turn;
+                       ``"pure_but_joker"``: a pure run of this turn holding a laid-off joker
+                       (pure again if the joker is taken back)
 ``turn_state``         the turn's bookkeeping (pending cards, freed jokers, tentative plays,
                        points, …) and ``undo``, the position an UNDO returns to; restore-only
 =====================  ==============================================================
@@ -45,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rummy_env import cards
+from rummy_env.engine.rami import PURE, PURE_BUT_JOKER
 from rummy_env.engine.state import END_NAMES, PHASE_NAMES
 from rummy_env.melds import KIND_EMPTY, KIND_RUN, KIND_SET, describe_meld
 
@@ -116,7 +119,8 @@ def _rami_snapshot(r, players: int, table: list[dict[str, Any]]) -> dict[str, An
         has_joker = r["slot_cards"][slot][cards.JOKER] > 0 and r["slot_joker"][slot] >= 0
         meld["joker_at"] = int(r["slot_joker"][slot]) if has_joker else None
         meld["tentative"] = bool(r["slot_tentative"][slot])
-        meld["pure"] = bool(r["slot_pure"][slot])
+        meld["pure"] = bool(r["slot_pure"][slot] == PURE)
+        meld["pure_but_joker"] = bool(r["slot_pure"][slot] == PURE_BUT_JOKER)
     turn = {name: int(r[name]) for name in _TURN_SCALARS}
     turn["pending"] = _cards_of(r["pending"])
     turn["undo"] = {name[2:]: r[name].tolist() for name in r.dtype.names if name.startswith("u_")}
@@ -208,7 +212,7 @@ def _load_rami(r, position: dict[str, Any], players: int, table: list[dict[str, 
     r["opened"][:players] = position.get("opened", [False] * players)
     for slot, meld in enumerate(table):
         r["slot_tentative"][slot] = meld.get("tentative", False)
-        r["slot_pure"][slot] = meld.get("pure", False)
+        r["slot_pure"][slot] = PURE_BUT_JOKER if meld.get("pure_but_joker") else bool(meld.get("pure", False))
     turn = position.get("turn_state", {})
     for name in _TURN_SCALARS:
         r[name] = turn.get(name, 0)

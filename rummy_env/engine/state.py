@@ -29,7 +29,8 @@ slot_cards        (S,T)     card counts per slot
 slot_joker        (S,)      where the slot's joker sits: a run position, a 4-card set's missing
                             suit; -1 for no joker or a 3-card joker set (rami51, R9)
 slot_tentative    (S,)      1 while the slot is a tentative play (rami51 opening)
-slot_pure         (S,)      1 for a run laid this turn with no joker, of own cards (R11.2, AR8)
+slot_pure         (S,)      1 for a run laid this turn with no joker, of own cards (R11.2, AR8); 2 while a
+                            joker laid off on such a run is on it (pure again if it is taken back)
 table_by_seat     (P,T)     table cards by the seat that laid them
 has_played        (P,)      melded or laid off in an earlier turn of this hand (B13)
 has_melded        (P,)      laid a new meld this hand (``must_meld_before_layoff``)
