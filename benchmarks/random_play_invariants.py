@@ -1,18 +1,22 @@
-"""Random legal play over many rounds, with invariants checked at every step; reports how rounds end.
+"""Random legal play over many episodes, with invariants checked at every step; reports how rounds end.
 
-For each step of a batch of games (one episode = one round, ``episode="hand"``), every row is checked:
+An episode is one round (``--episode hand``) or a whole game to the rules' end (``--episode game``:
+1000 points in rami51). For each step of a batch of games, every row is checked:
 
 * card conservation: hands + table melds + stock + discard pile hold exactly the deck (108 cards
   in rami51: each natural twice and 4 jokers; 52 in basic);
-* hand sizes match the hands, and the mask offers at least one action in every unfinished row;
-* when a round ends: the winner's hand is empty (an out), every hand score is >= 0, a dead round
-  has no winner.
+* the mask offers at least one action in every unfinished row;
+* when a round ends: the winner went out (his hand is empty in round episodes; his hand score is 0
+  in game episodes, where the next round is dealt at once), every hand score is >= 0, a dead round
+  has no winner;
+* when a game ends: its winners are the seats with the lowest totals (R22).
 
 It prints the violations (expected: 0), rounds per end (normal out, all at once, all at once with a
-joker as final discard, dead rounds by cause) and the throughput.
+joker as final discard, dead rounds by cause), the no-dead-end searches that gave up, and the
+throughput.
 
-Usage: ``python benchmarks/random_play_invariants.py [--ruleset rami51] [--players 2] [--rounds 100000]
-[--batch 4096] [--seed 0]``
+Usage: ``python benchmarks/random_play_invariants.py [--ruleset rami51] [--players 2] [--episode hand]
+[--episodes 100000] [--batch 4096] [--seed 0]``
 """
 
 from __future__ import annotations
@@ -59,12 +63,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ruleset", default="rami51")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--rounds", type=int, default=100_000)
+    parser.add_argument("--episode", choices=("hand", "game"), default="hand")
+    parser.add_argument("--episodes", type=int, default=100_000)
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    rules = rummy_env.RummyRules.preset(args.ruleset, num_players=args.players, episode="hand")
+    rules = rummy_env.RummyRules.preset(args.ruleset, num_players=args.players, episode=args.episode)
     engine = rummy_env.RummyEngine(rules, batch_size=args.batch)
     engine.reset(seed=args.seed)
     expected = deck_counts(rules)
@@ -72,41 +77,52 @@ def main(argv=None) -> int:
     actions = np.zeros(args.batch, dtype=np.int64)
     violations: collections.Counter[str] = collections.Counter()
     ends: collections.Counter[str] = collections.Counter()
-    rounds = steps = gave_up = 0
+    episodes = steps = gave_up = 0
     start = time.perf_counter()
-    while rounds < args.rounds:
+    while episodes < args.episodes:
         mask = engine.legal_action_mask()
         engine.observe()
         open_rows = ~engine.done
         violations["empty mask"] += int((open_rows & (mask.sum(axis=1) == 0)).sum())
         pick_legal_parallel(mask, generator.random(args.batch), actions)
-        engine.step(actions)
+        result = engine.step(actions)
         steps += int(open_rows.sum())
         violations["card conservation"] += int(conservation_violations(engine, expected).sum())
+        for record in engine.state[result.hand_ended]:
+            ends[end_label(record)] += 1
+            check_round(record, args.episode, violations)
         done = engine.done
         if done.any():
-            finished = engine.state[done]
-            for record in finished[: max(0, args.rounds - rounds)]:
-                ends[end_label(record)] += 1
+            for record in engine.state[done][: max(0, args.episodes - episodes)]:
                 gave_up += int(record["search_gave_up"]) if "search_gave_up" in record.dtype.names else 0
-                violations["scores"] += int((record["hand_scores"] < 0).any())
-                if record["end_reason"] == END_OUT:
-                    violations["winner holds cards"] += int(record["hand_n"][record["winner"]] != 0)
-                else:
-                    violations["dead round with a winner"] += int(record["winner"] >= 0)
-            rounds += int(done.sum())
+                totals = record["totals"][: args.players]
+                violations["game winners are not the lowest totals"] += int(
+                    args.episode == "game" and not np.array_equal(record["game_winners"][: args.players] == 1,
+                                                                  totals == totals.min()))
+            episodes += int(done.sum())
             engine.reset(rows=done.copy())
     seconds = time.perf_counter() - start
     total = sum(ends.values())
-    print(f"{args.ruleset}, {args.players} players: {total:,} rounds of random legal play, {steps:,} steps in "
-          f"{seconds:,.0f} s ({steps / seconds:,.0f} steps/s incl. the checks), batch {args.batch}")
+    print(f"{args.ruleset}, {args.players} players: {min(episodes, args.episodes):,} episodes ({args.episode}) of random "
+          f"legal play, {total:,} rounds, {steps:,} steps in {seconds:,.0f} s ({steps / seconds:,.0f} steps/s incl. the "
+          f"checks), batch {args.batch}")
     print(f"invariant violations: {sum(violations.values())} {dict(violations)}")
-    print(f"no-dead-end searches that gave up (action masked out, see rami.search): {gave_up:,} "
-          f"in {total:,} rounds")
+    print(f"no-dead-end searches that gave up (action masked out, see rami.search): {gave_up:,}")
     print("rounds by end:")
     for label, count in sorted(ends.items(), key=lambda item: -item[1]):
         print(f"  {label:<32} {count:>9,}  {100 * count / total:6.2f}%")
     return 1 if sum(violations.values()) else 0
+
+
+def check_round(record, episode: str, violations: collections.Counter) -> None:
+    """The invariants of a round that has just ended (see the module docstring)."""
+    violations["scores"] += int((record["hand_scores"] < 0).any())
+    if record["end_reason"] == END_OUT:
+        went_out = (record["hand_n"][record["winner"]] == 0 if episode == "hand"
+                    else record["hand_scores"][record["winner"]] == 0)
+        violations["winner did not go out"] += int(not went_out)
+    else:
+        violations["dead round with a winner"] += int(record["winner"] >= 0)
 
 
 def end_label(record) -> str:
