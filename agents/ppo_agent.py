@@ -82,7 +82,7 @@ class ActorCritic(nn.Module):
         x = torch.log1p(observation.float())
         if not self.card_features:
             return self.trunk(x), None
-        grid = x[:, self.card_index].view(x.shape[0], -1, cards.NUM_SUITS, cards.NUM_RANKS)
+        grid = x[:, self.card_index].view(x.shape[0], self.card_index.shape[0], cards.NUM_SUITS, cards.NUM_RANKS)
         for run_conv, set_conv in zip(self.run_convs, self.set_convs):
             grid = torch.relu(run_conv(grid) + set_conv(grid))  # the set kernel's (B, F, 1, 13) broadcasts
         hidden = self.trunk(torch.cat([grid.flatten(1), x[:, self.rest_index]], dim=1))
@@ -131,7 +131,10 @@ def _legal_lists(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for i in range(mask.shape[0]):
         for a in range(mask.shape[1]):
             counts[i] += mask[i, a] != 0
-    index = np.zeros((mask.shape[0], max(counts.max(), 1)), dtype=np.int64)
+    widest = 1  # (an empty batch has no rows to take a maximum over)
+    for count in counts:
+        widest = max(widest, count)
+    index = np.zeros((mask.shape[0], widest), dtype=np.int64)
     for i in range(mask.shape[0]):
         k = 0
         for a in range(mask.shape[1]):

@@ -107,6 +107,7 @@ def test_policy_file_plays_legal_actions_greedy_or_sampled(straight_run):
             assert mask[np.arange(32), actions].all()
             engine.step(actions)
             engine.reset(rows=engine.done.copy())
+        assert agent.act(engine.observe()[:0], engine.legal_action_mask()[:0], rng).shape == (0,)
 
 
 # ----------------------------------------------------------------------------------------------- refusals
