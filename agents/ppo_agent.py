@@ -35,31 +35,35 @@ ILLEGAL_LOGIT = -1e8
 POLICY_FORMAT = "rummy-ppo-policy/1"
 CHECKPOINT_FORMAT = "rummy-ppo-checkpoint/1"
 POLICY_KEYS = ("format", "model", "config", "rules", "global_step", "update")
-NETWORK_KEYS = ("hidden_size", "num_layers", "card_features")
+READOUTS = ("discard", "layoff", "take", "meld")  # per-card read-outs of the card features
 
 
 class ActorCritic(nn.Module):
     """Trunk, a policy head over all actions and a scalar value head, built for a rules config.
 
-    With ``card_features = F > 0`` the card planes of the observation (hand, discard top and pile
-    order, cards known in other hands, table by seat, card taken: every one-entry-per-card block but
-    the per-slot table) are read as a grid of (planes, 4 suits, 13 ranks) by two convolution layers,
-    each the sum of a kernel along the ranks of a suit (run neighbours, up to two apart) and one
-    across the suits of a rank (set partners): every card gets ``F`` features from its possible meld
-    partners, shared weights for all cards. These, with the non-card blocks, feed the MLP; a
-    per-card read-out of them is added to the logits of discarding each card. (Game knowledge used:
-    card ids are suit-major, and melds are sets and runs; no rule of play is coded.) With
-    ``card_features = 0`` the MLP reads the whole observation.
+    With ``card_features = F > 0`` (basic rules) the card planes of the observation (hand, discard
+    top and pile order, cards known in other hands, table by seat, card taken: every
+    one-entry-per-card block but the per-slot table) are read as a grid of (planes, 4 suits, 13
+    ranks) by two convolution layers, each the sum of a kernel along the ranks of a suit (run
+    neighbours, up to two apart) and one across the suits of a rank (set partners): every card gets
+    ``F`` features from its possible meld partners, the same weights for all cards. These, with the
+    non-card blocks, feed the MLP. Per-card read-outs of them are added to the policy head's logits
+    of the actions about that card: discarding it, laying it off, taking it as the discard top, and
+    (summed over the three cards) laying a new meld of it. (Game knowledge used: card ids are
+    suit-major, melds are sets and runs, and which cards each action moves; no rule of play is
+    coded.) With ``card_features = 0`` the MLP reads the whole observation.
     """
 
     def __init__(self, rules: RummyRules, hidden_size: int, num_layers: int, card_features: int):
         super().__init__()
         observation_layout, action_layout = ObservationLayout(rules), ActionLayout.for_rules(rules)
         self.card_features = card_features
-        self.discard_offset = action_layout.discard_offset
         width = observation_layout.size
         if card_features:
-            card_index, rest_index = card_planes(observation_layout, rules.num_card_types)
+            if not action_layout_is_card_blocks(action_layout, rules):
+                raise ValueError("card_features needs the basic action layout (draws, melds, lay-offs, discards); "
+                                 "set card_features = 0 for this ruleset")
+            card_index, rest_index, planes_names = card_planes(observation_layout, rules.num_card_types)
             self.register_buffer("card_index", card_index)
             self.register_buffer("rest_index", rest_index)
             planes = card_index.shape[0]
@@ -67,7 +71,13 @@ class ActorCritic(nn.Module):
                                             nn.Conv2d(card_features, card_features, (1, 5), padding=(0, 2))])
             self.set_convs = nn.ModuleList([nn.Conv2d(planes, card_features, (cards.NUM_SUITS, 1)),
                                             nn.Conv2d(card_features, card_features, (cards.NUM_SUITS, 1))])
-            self.discard_readout = nn.Conv2d(card_features, 1, 1)
+            self.readout = nn.Conv2d(card_features, len(READOUTS), 1)
+            nn.init.zeros_(self.readout.weight)  # the first policy stays uniform over the legal actions
+            nn.init.zeros_(self.readout.bias)
+            self.discard_top_plane = planes_names.index("discard_top")
+            self.register_buffer("meld_cards", torch.from_numpy(action_layout.catalogue.cards.astype(np.int64)))
+            layoffs = action_layout.discard_offset - action_layout.layoff_offset
+            self.register_buffer("layoff_cards", torch.arange(layoffs) % rules.num_card_types)
             width = card_features * cards.NUM_NATURAL_TYPES + rest_index.numel()
         layers: list[nn.Module] = []
         for _ in range(num_layers):
@@ -78,23 +88,29 @@ class ActorCritic(nn.Module):
         self.value_head = _orthogonal(nn.Linear(width, 1), 1.0)
 
     def _features(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
-        """The trunk's output and, with card features, the per-card discard logits ``(B, 52)``."""
+        """The trunk's output and, with card features, the card read-outs' logits of every action."""
         x = torch.log1p(observation.float())
         if not self.card_features:
             return self.trunk(x), None
-        grid = x[:, self.card_index].view(x.shape[0], self.card_index.shape[0], cards.NUM_SUITS, cards.NUM_RANKS)
+        planes = x[:, self.card_index]
+        grid = planes.view(x.shape[0], self.card_index.shape[0], cards.NUM_SUITS, cards.NUM_RANKS)
         for run_conv, set_conv in zip(self.run_convs, self.set_convs):
             grid = torch.relu(run_conv(grid) + set_conv(grid))  # the set kernel's (B, F, 1, 13) broadcasts
         hidden = self.trunk(torch.cat([grid.flatten(1), x[:, self.rest_index]], dim=1))
-        return hidden, self.discard_readout(grid).flatten(1)
+        per_card = self.readout(grid).flatten(2)  # (B, READOUTS, 52)
+        top = (planes[:, self.discard_top_plane] * per_card[:, READOUTS.index("take")]).sum(dim=1, keepdim=True)
+        card_logits = torch.cat([torch.zeros_like(top), top,  # draw from the stock, take the discard top
+                                 per_card[:, READOUTS.index("meld")][:, self.meld_cards].sum(dim=2),
+                                 per_card[:, READOUTS.index("layoff")][:, self.layoff_cards],
+                                 per_card[:, READOUTS.index("discard")]], dim=1)
+        return hidden, card_logits
 
     def forward(self, observation: torch.Tensor, legal: LegalActions) -> tuple[torch.Tensor, torch.Tensor]:
         """Log-probabilities over each row's legal actions ``(B, K)`` and values ``(B,)``."""
-        hidden, discard_logits = self._features(observation)
+        hidden, card_logits = self._features(observation)
         logits = self.policy_head(hidden)
-        if discard_logits is not None:
-            start, end = self.discard_offset, self.discard_offset + discard_logits.shape[1]
-            logits = torch.cat([logits[:, :start], logits[:, start:end] + discard_logits, logits[:, end:]], dim=1)
+        if card_logits is not None:
+            logits = logits + card_logits
         logits = logits.gather(1, legal.index).masked_fill(~legal.valid, ILLEGAL_LOGIT)
         return torch.log_softmax(logits, dim=-1), self.value_head(hidden).squeeze(-1)
 
@@ -103,11 +119,20 @@ class ActorCritic(nn.Module):
         return self.value_head(self._features(observation)[0]).squeeze(-1)
 
 
-def card_planes(layout: ObservationLayout, num_card_types: int) -> tuple[torch.Tensor, torch.Tensor]:
+def action_layout_is_card_blocks(layout: ActionLayout, rules: RummyRules) -> bool:
+    """Whether the actions are: stock, discard top, one block of new melds, lay-offs by (slot, card),
+    one discard per card — the order the card read-outs are concatenated in (basic rules)."""
+    return (rules.num_card_types == cards.NUM_NATURAL_TYPES and layout.meld_offset == 2
+            and layout.layoff_offset == 2 + len(layout.catalogue)
+            and layout.discard_offset == layout.layoff_offset + layout.num_slots * rules.num_card_types
+            and layout.num_actions == layout.discard_offset + rules.num_card_types)
+
+
+def card_planes(layout: ObservationLayout, num_card_types: int) -> tuple[torch.Tensor, torch.Tensor, list[str]]:
     """Observation positions of the natural cards of every card plane ``(planes, 52)`` (the per-slot
-    table left out: too big, and ``table_by_seat`` sums it up) and of everything else (jokers
-    included) but that table."""
-    planes, taken = [], np.zeros(layout.size, dtype=bool)
+    table left out: too big, and ``table_by_seat`` sums it up), of everything else (jokers included)
+    but that table, and the block name of each plane."""
+    planes, names, taken = [], [], np.zeros(layout.size, dtype=bool)
     for name in layout.blocks:
         shape, start = layout.shapes[name], layout.offsets[name]
         if shape[-1] != num_card_types:
@@ -116,7 +141,8 @@ def card_planes(layout: ObservationLayout, num_card_types: int) -> tuple[torch.T
         taken[positions.ravel() if name == "slot_cards" else positions[:, :cards.NUM_NATURAL_TYPES].ravel()] = True
         if name != "slot_cards":
             planes.append(positions[:, :cards.NUM_NATURAL_TYPES])
-    return torch.from_numpy(np.concatenate(planes)), torch.from_numpy(np.flatnonzero(~taken))
+            names += [name] * positions.shape[0]
+    return torch.from_numpy(np.concatenate(planes)), torch.from_numpy(np.flatnonzero(~taken)), names
 
 
 def _orthogonal(layer: nn.Linear, gain: float) -> nn.Linear:
