@@ -83,13 +83,13 @@ class PPOConfig:
     """rows (games) stepped together."""
     num_steps: int = 32
     """env steps per row per rollout."""
-    total_steps: int = 30_000_000
+    total_steps: int = 20_000_000
     """env steps (all rows, all seats) of the whole run."""
     hidden_size: int = 128
     num_layers: int = 2
     card_features: int = 8
     """features per card from the card-grid convolutions (``agents.ppo_agent.ActorCritic``); 0 = plain MLP."""
-    learning_rate: float = 3e-4
+    learning_rate: float = 8e-4
     anneal_lr: bool = True
     """decay the learning rate linearly to 0 over ``total_steps``."""
     gamma: float = 0.995
@@ -98,18 +98,18 @@ class PPOConfig:
     num_minibatches: int = 4
     update_epochs: int = 2
     clip_coef: float = 0.2
-    ent_coef: float = 0.01
+    ent_coef: float = 0.02
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     opponents: dict[str, float] = dataclasses.field(
-        default_factory=lambda: {"self": 0.4, "past": 0.15, "heuristic": 0.4, "random": 0.05})
+        default_factory=lambda: {"self": 0.3, "past": 0.1, "heuristic": 0.55, "random": 0.05})
     """probability that a new episode of a row is played against each kind (``past`` falls back to
     ``self`` while the pool is empty)."""
     snapshot_every: int = 20
     """updates between snapshots of the policy added to the pool."""
     pool_size: int = 5
     """past snapshots kept (oldest dropped)."""
-    checkpoint_every: int = 100
+    checkpoint_every: int = 25
     """updates between checkpoints (and one at the end)."""
     seed: int = 0
     torch_threads: int = 1
