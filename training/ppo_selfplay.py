@@ -77,19 +77,19 @@ class PPOConfig:
     rules: str = "basic"
     """ruleset preset: "basic", "rami51" or "lebanese14"."""
     num_players: int = 2
-    rule_knobs: dict[str, Any] = dataclasses.field(default_factory=dict)
+    rule_knobs: dict[str, Any] = dataclasses.field(default_factory=lambda: {"reward": "win"})
     """overrides of the preset's rule and env knobs (e.g. ``reward = "win"``), validated by ``RummyRules``."""
     num_envs: int = 1024
     """rows (games) stepped together."""
     num_steps: int = 32
     """env steps per row per rollout."""
-    total_steps: int = 20_000_000
+    total_steps: int = 15_000_000
     """env steps (all rows, all seats) of the whole run."""
     hidden_size: int = 128
     num_layers: int = 2
     card_features: int = 8
     """features per card from the card-grid convolutions (``agents.ppo_agent.ActorCritic``); 0 = plain MLP."""
-    learning_rate: float = 8e-4
+    learning_rate: float = 5e-4
     anneal_lr: bool = True
     """decay the learning rate linearly to 0 over ``total_steps``."""
     gamma: float = 0.995
