@@ -131,5 +131,20 @@ def test_league_mode_skips_missing_checkpoints_and_writes_league_md(tmp_path, mo
     evaluate.main(["league", "--games", "8", "--out", str(tmp_path / "results"), "--checkpoints", str(tmp_path)])
     assert f"note: {tmp_path / 'basic_2p.pt'} is missing" in capsys.readouterr().out
     league = (tmp_path / "results" / "league.md").read_text()
-    assert league.startswith("## Arena results") and "### basic, 2 players" in league
+    assert league.startswith("`python -m training.evaluate league") and "### basic, 2 players" in league
     assert "| greedy | random | 8 |" in league and (tmp_path / "results" / "basic_2p" / "matches.csv").is_file()
+
+
+def test_league_mode_replaces_the_readme_block_and_nothing_else(tmp_path, monkeypatch):
+    monkeypatch.setattr(evaluate, "LEAGUE", (("basic", 2, ("greedy", "random")),))
+    readme = tmp_path / "README.md"
+    readme.write_text(f"before\n{evaluate.README_START}\nold table\n{evaluate.README_END}\nafter\n")
+    evaluate.main(["league", "--games", "8", "--out", str(tmp_path / "results"), "--checkpoints", str(tmp_path),
+                   "--readme", str(readme)])
+    text = readme.read_text()
+    assert text.startswith(f"before\n{evaluate.README_START}\n") and text.endswith(f"{evaluate.README_END}\nafter\n")
+    assert "old table" not in text and "| greedy | random | 8 |" in text
+    readme.write_text("no block")
+    with pytest.raises(SystemExit, match="no <!-- league:start -->"):
+        evaluate.main(["league", "--games", "8", "--out", str(tmp_path / "results"), "--checkpoints", str(tmp_path),
+                       "--readme", str(readme)])

@@ -20,6 +20,7 @@ The same seed gives the same games and results.
     python -m training.evaluate --rules basic --players 2 --agents heuristic random --games 2000 --seed 0 --out results/basic_2p
     python -m training.evaluate --rules basic --agents heuristic --checkpoints-dir runs/basic_2p/checkpoints --out results/curve
     python -m training.evaluate league --out results/      # results/league.md: basic 2p and 4p, rami51 2p
+    python -m training.evaluate league --readme README.md  # the same, and the README's tables (make league)
 """
 
 from __future__ import annotations
@@ -271,10 +272,14 @@ def run_checkpoints(rules: RummyRules, directory: Path, opponent: str, games: in
     plots.win_rate_vs_steps(rows, out / "win_rate_vs_steps.png", f"win rate against {opponent}")
 
 
-def league_readme(out: Path, games: int, seed: int, checkpoints: Path) -> None:
+README_START, README_END = "<!-- league:start -->", "<!-- league:end -->"
+
+
+def league_readme(out: Path, games: int, seed: int, checkpoints: Path, readme: Path | None = None) -> None:
     """The README results: a league per ruleset of ``LEAGUE`` (baselines and the PPO checkpoint
-    ``checkpoints/<ruleset>_<P>p.pt`` when present) in ``out/league.md``."""
-    sections = [f"## Arena results\n\n`python -m training.evaluate league --games {games} --seed {seed}`\n"]
+    ``checkpoints/<ruleset>_<P>p.pt`` when present) in ``out/league.md``; with ``readme``, also in
+    place of what that file holds between ``README_START`` and ``README_END``."""
+    sections = [f"`python -m training.evaluate league --games {games} --seed {seed}`\n"]
     for ruleset, players, baselines in LEAGUE:
         specs = list(baselines)
         checkpoint = checkpoints / f"{ruleset}_{players}p.pt"
@@ -285,8 +290,16 @@ def league_readme(out: Path, games: int, seed: int, checkpoints: Path) -> None:
         title = f"{ruleset}, {players} players"
         sections.append(run_league(make_rules(ruleset, players), specs, games, seed, out / f"{ruleset}_{players}p", title))
         print(sections[-1])
-    (out / "league.md").write_text("\n".join(sections))
+    league = "\n".join(sections)
+    (out / "league.md").write_text(league)
     print(f"wrote {out / 'league.md'}")
+    if readme is not None:
+        text = readme.read_text()
+        start, end = text.find(README_START), text.find(README_END)
+        if start < 0 or end < start:
+            raise SystemExit(f"{readme} has no {README_START} ... {README_END} block to replace")
+        readme.write_text(text[:start + len(README_START)] + "\n" + league + "\n" + text[end:])
+        print(f"updated the league tables in {readme}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -304,6 +317,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--checkpoints", type=Path, default=Path("checkpoints"), help="league mode: where the PPO checkpoints are")
     parser.add_argument("--log", type=Path, help="a CSV or TensorBoard log to plot as a learning curve")
     parser.add_argument("--log-tag", help="the logged value to plot (CSV column or TensorBoard tag)")
+    parser.add_argument("--readme", type=Path, help=f"league mode: also replace the {README_START} block of this file")
     parser.add_argument("--torch-threads", type=int, help="torch's CPU threads for learned agents (default: torch's choice)")
     args = parser.parse_args(argv)
     if args.torch_threads:
@@ -311,7 +325,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         torch.set_num_threads(args.torch_threads)
     if args.mode == "league":
-        league_readme(args.out, args.games, args.seed, args.checkpoints)
+        league_readme(args.out, args.games, args.seed, args.checkpoints, args.readme)
         return
     if args.rules.endswith(".toml"):
         rules = RummyRules.from_toml(args.rules, num_players=args.players, episode=args.episode)
