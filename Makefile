@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ANCHORS := pettingzoo==1.26.1 rlcard==1.2.0 open_spiel==2.0.2 numpy pygame-ce
 TEST_ARGS ?= -n 2
 
-.PHONY: demo test test-all bench clean
+.PHONY: demo test test-all bench league watch clean
 
 # torch is pinned first to the CPU build that pip finds on this kind of machine; pyproject.toml keeps
 # a range, so users elsewhere are not pinned.
@@ -28,7 +28,10 @@ $(BENCH_VENV)/.installed:
 	$(BENCH_VENV)/bin/python -m pip install --quiet $(ANCHORS)
 	touch $@
 
-demo: $(VENV)/.installed          ## a seeded game between baseline agents, then the engine's throughput
+demo: $(VENV)/.installed          ## a short PPO run on basic 2-player rummy, then the arena against the baselines
+	$(PY) -m training.demo
+
+watch: $(VENV)/.installed         ## a seeded game between baseline agents as text, then the engine's throughput
 	$(PY) -m agents.demo
 
 test: $(VENV)/.installed          ## the CI profile of the test-suite
@@ -42,6 +45,9 @@ bench: $(VENV)/.installed $(BENCH_VENV)/.installed   ## throughput beside the an
 	$(PY) benchmarks/throughput.py --ruleset rami51 --players 2 --bench-python $(BENCH_VENV)/bin/python
 	$(PY) benchmarks/throughput.py --ruleset rami51 --players 4 --batches 1,4096 --bench-python $(BENCH_VENV)/bin/python
 
+league: $(VENV)/.installed        ## the README's arena tables from the shipped checkpoints (a few minutes)
+	$(PY) -m training.evaluate league --out results --readme README.md
+
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .hypothesis runs results
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
