@@ -4,15 +4,16 @@
     actions = agent.act(observation, action_mask, rng)                     # (B, O) int8, (B, A) -> (B,)
 
 The network (``ActorCritic``) and the masked action distribution live here, so the trainer and the
-agent share one definition: the observation's int8 counts enter as ``log(1 + x)``, card convolutions
-and a small MLP trunk feed a policy head (one logit per action) and a value head; the softmax runs over each row's legal
-actions only (``LegalActions``), padding entries getting ``ILLEGAL_LOGIT`` (finite, as in sb3-contrib,
-so that nothing becomes NaN).
+agent share one definition: the observation's int8 counts enter as ``log(1 + x)``; card convolutions
+and a small MLP trunk feed a policy head (one logit per action) and a value head; the softmax runs
+over each row's legal actions only (``LegalActions``), padding entries getting ``ILLEGAL_LOGIT``
+(finite, as in sb3-contrib, so that nothing becomes NaN).
 
 Files: ``training/ppo_selfplay.py`` writes full training checkpoints (``checkpoint_*.pt``) and, at
-the end of a run, a small policy file (``policy.pt``: weights, config, rules). ``load_policy_file``
-reads either and refuses, with a ``ValueError`` saying what is wrong, a file that is not a readable
-checkpoint, one that lacks a key, or one whose rules differ from the caller's.
+the end of a run, a small policy file (``policy.pt``: weights, config, rules). ``PPOAgent.load``
+reads either (``read_checkpoint``, ``torch.load`` with ``weights_only``) and refuses, with a
+``ValueError`` saying what is wrong, a file that is not a readable checkpoint, one that lacks a key,
+one whose weights do not fit its config's network, or one trained under other rules of play.
 """
 
 from __future__ import annotations

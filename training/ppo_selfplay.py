@@ -295,8 +295,7 @@ class Trainer:
             learner = np.flatnonzero(trainable[t])  # the network runs on the learner's rows only
             legal = LegalActions.from_mask(mask[learner])
             step_log_probs, values[t, learner] = self.network(observations[t, learner], legal)
-            slots = legal.sample(log_probs=step_log_probs, uniforms=torch.rand(learner.size))
-            chosen[learner] = slots.numpy()
+            chosen[learner] = legal.sample(step_log_probs, torch.rand(learner.size)).numpy()
             actions[t] = torch.from_numpy(chosen)
             log_probs[t, learner] = step_log_probs.gather(1, legal.slot_of(actions[t, learner])[:, None]).squeeze(1)
             next_observation, step_rewards, terminated, truncated, infos = self.env.step(chosen)
