@@ -29,7 +29,7 @@ from torch import nn
 from rummy_env import cards
 from rummy_env.actions import ActionLayout
 from rummy_env.engine.observation import ObservationLayout
-from rummy_env.rules import _ENV_KNOBS as ENV_KNOBS  # episode, reward, illegal-action knobs
+from rummy_env.rules import ENV_KNOBS  # episode, reward, illegal-action knobs
 from rummy_env.rules import RummyRules
 
 ILLEGAL_LOGIT = -1e8

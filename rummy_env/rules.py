@@ -607,9 +607,10 @@ class RummyRules:
 
 
 _DEFAULTS = {field.name: field.default for field in dataclasses.fields(RummyRules)}
-_ENV_KNOBS = ("episode", "reward", "reward_scale", "illegal_action", "illegal_action_penalty")
+# knobs of the environment around the game (what an episode is, rewards, illegal actions), not rules of play
+ENV_KNOBS = ("episode", "reward", "reward_scale", "illegal_action", "illegal_action_penalty")
 _SHARED_KNOBS = ("num_players", "ruleset", "reshuffle_keep_top", "max_reshuffles", "max_turns_per_round",
-                 "max_undos_per_turn", "dead_round_scoring", "game_end_mode", "first_dealer") + _ENV_KNOBS
+                 "max_undos_per_turn", "dead_round_scoring", "game_end_mode", "first_dealer") + ENV_KNOBS
 _BASIC_KNOBS = ("hand_size_by_players", "ace_high_or_low", "ace_high_scoring_value", "round_the_corner",
                 "must_discard_to_go_out", "forbid_discarding_card_taken_from_discard", "going_rummy_multiplier",
                 "must_meld_before_layoff", "target_score", "num_hands", "max_hands", "two_player_winner_deals")
