@@ -42,7 +42,8 @@ def main() -> None:
     if SHIPPED_CHECKPOINT.is_file():
         specs.append(f"ppo:{SHIPPED_CHECKPOINT}")
     specs += ["heuristic", "random"]
-    print(f"2. Arena: {', '.join(specs)}; {args.games} games per pairing, seed {args.seed}\n")
+    print(f"2. Arena: {', '.join(specs)}; {args.games} games per pairing, seed {args.seed}")
+    print("   (ppo:policy is the agent just trained, ppo:basic_2p the shipped one)\n")
     report = run_league(make_env_rules(config), specs, args.games, args.seed, args.out / "arena",
                         "basic rummy, 2 players")
     print(report)
