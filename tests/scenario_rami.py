@@ -22,10 +22,7 @@ import numpy as np
 from rummy_env import RummyEngine, RummyRules, cards
 from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, UNDO
 
-try:  # works whether or not tests/ is a package
-    from tests.scenario import assert_illegal, legal, snap, step
-except ImportError:  # pragma: no cover
-    from scenario import assert_illegal, legal, snap, step  # type: ignore
+from scenario import assert_illegal, legal, snap, step
 
 __all__ = [
     "COMMIT",

@@ -14,14 +14,8 @@ import pytest
 
 from rummy_env import IllegalActionError, RummyEngine, RummyRules, cards
 
-try:  # works whether or not tests/ is a package
-    from tests.scenario import (DRAW_DISCARD, DRAW_STOCK, assert_illegal, cid, deck_with, discard,
-                                draw_and_discard_drawn, engine, ids, lay_off, legal, load, meld, position, snap, step,
-                                win_hand)
-except ImportError:  # pragma: no cover
-    from scenario import (DRAW_DISCARD, DRAW_STOCK, assert_illegal, cid, deck_with, discard,  # type: ignore
-                          draw_and_discard_drawn, engine, ids, lay_off, legal, load, meld, position, snap, step,
-                          win_hand)
+from scenario import (DRAW_DISCARD, DRAW_STOCK, assert_illegal, cid, deck_with, discard, draw_and_discard_drawn,
+                      engine, ids, lay_off, legal, load, meld, position, snap, step, win_hand)
 
 
 def discards_of(eng, names: str) -> set[int]:
