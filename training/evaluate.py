@@ -338,7 +338,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         run_checkpoints(rules, args.checkpoints_dir, args.agents[0], args.games, args.seed, args.out)
     elif len(args.agents) >= 2:
         print(run_league(rules, args.agents, args.games, args.seed, args.out,
-                         f"{rules.ruleset}, {rules.num_players} players"))
+                         f"{Path(args.rules).stem}, {rules.num_players} players"))
 
 
 if __name__ == "__main__":
