@@ -837,15 +837,14 @@ def takeable_bits(r, cfg) -> np.uint64:
 
 
 @nb.njit(**JIT)
-def placeable_bits(r, catalogue_bits, cfg) -> np.uint64:
+def placeable_bits(r, reachable: np.uint64, catalogue_bits, cfg) -> np.uint64:
     """Cards that could still reach the table this turn by some play: members of a catalogue meld
-    whose cards are all in the hand or takeable, cards a table meld accepts, cards a SWAP would
+    whose cards are all ``reachable`` (in the hand or takeable), cards a table meld accepts, cards a SWAP would
     lay. A relaxation (it ignores counts and order), used only to prune: it must cover every line of
     plays, so a run accepts the chain of cards beyond each end that the hand (or one joker) can
     bridge, a set any suit of its rank (a TAKE can reopen a full set), and a SWAP's freed joker is
     reachable."""
     p = r.current
-    reachable = hand_bits(r, p) | takeable_bits(r, cfg)
     for slot in range(r.slot_n):
         if r.slot_cards[slot, JOKER] == 0:
             continue
@@ -934,10 +933,10 @@ def hopeless(r, catalogue, catalogue_bits, cfg) -> bool:
     freed_need = 0 if cfg[C_FREED_LAYOFF] else 2 * r.freed_jokers
     if own_cards < (taken_cards + 1) // 2 + freed_need + (1 if cfg[C_FINAL_DISCARD] == 0 else 0):
         return True
-    placeable = placeable_bits(r, catalogue_bits, cfg)
+    reachable = hand_bits(r, p) | takeable_bits(r, cfg)
+    placeable = placeable_bits(r, reachable, catalogue_bits, cfg)
     if must_lay and placeable & card_bit(r.taken) == 0:
         return True
-    reachable = hand_bits(r, p) | takeable_bits(r, cfg)
     for card in range(JOKER + 1):
         if r.pending[card] > 0 and not new_meld_reachable(r, card, reachable, catalogue_bits, cfg):
             return True
