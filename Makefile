@@ -29,10 +29,10 @@ $(BENCH_VENV)/.installed:
 	touch $@
 
 demo: $(VENV)/.installed          ## a short PPO run on basic 2-player rummy, then the arena against the baselines
-	$(PY) -m training.demo
+	$(PY) -m rummy_env.training.demo
 
 watch: $(VENV)/.installed         ## a seeded game between baseline agents as text, then the engine's throughput
-	$(PY) -m agents.demo
+	$(PY) -m rummy_env.agents.demo
 
 test: $(VENV)/.installed          ## the CI profile of the test-suite
 	$(PY) -m pytest -q $(TEST_ARGS) -m "not slow"
@@ -46,7 +46,7 @@ bench: $(VENV)/.installed $(BENCH_VENV)/.installed   ## throughput beside the an
 	$(PY) benchmarks/throughput.py --ruleset rami51 --players 4 --batches 1,4096 --bench-python $(BENCH_VENV)/bin/python
 
 league: $(VENV)/.installed        ## the README's arena tables from the shipped checkpoints (a few minutes)
-	$(PY) -m training.evaluate league --out results --readme README.md
+	$(PY) -m rummy_env.training.evaluate league --out results --readme README.md
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .hypothesis runs results

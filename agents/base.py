@@ -5,7 +5,7 @@ A policy acts on a **batch** of decisions at once: row ``i`` of the inputs is on
 seen by the player to move there.
 
 * ``observation``: int8 ``(B, O)``, the acting player's observation of each row
-  (``rummy_env.engine.observation``; ``ObservationLayout(rules).split`` names its blocks);
+  (``rummy_env.observations``; ``ObservationLayout(rules).split`` names its blocks);
 * ``action_mask``: int8 ``(B, A)``, 1 where the action is legal in that row (``rummy_env.actions``);
 * ``rng``: a ``np.random.Generator``, where a stochastic policy draws its randomness (a seed replays the play);
 * returns: integer action ids ``(B,)``, with ``action_mask[i, actions[i]] == 1`` for every row.
@@ -15,7 +15,7 @@ do not pass it rows whose mask is empty (finished games). ``O`` and ``A`` depend
 (``ObservationLayout(rules).size``, ``ActionLayout.for_rules(rules).num_actions``).
 
 >>> import numpy as np
->>> from agents.random_agent import RandomAgent
+>>> from rummy_env.agents.random_agent import RandomAgent
 >>> isinstance(RandomAgent(), Policy)
 True
 >>> RandomAgent().act(np.zeros((2, 3), np.int8), np.array([[0, 1, 0], [0, 0, 1]], np.int8),

@@ -1,7 +1,7 @@
 """``make demo``: a seeded game of basic rummy between baseline agents (HeuristicAgent in seat 0,
 GreedyAgent elsewhere), shown as text, then the batched engine's throughput on this machine.
 
-``python -m agents.demo [--seed 7] [--players 2] [--seconds 3]``
+``python -m rummy_env.agents.demo [--seed 7] [--players 2] [--seconds 3]``
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import time
 import numpy as np
 
 import rummy_env
-from agents.greedy_agent import GreedyAgent
-from agents.heuristic_agent import HeuristicAgent
-from agents.random_agent import RandomAgent
+from rummy_env.agents.greedy_agent import GreedyAgent
+from rummy_env.agents.heuristic_agent import HeuristicAgent
+from rummy_env.agents.random_agent import RandomAgent
 
 
 def play_one_game(seed: int, players: int) -> None:

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.rami_heuristic_agent import RamiHeuristicAgent
+from rummy_env.agents.rami_heuristic_agent import RamiHeuristicAgent
 from rummy_env import cards
 from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK, ActionLayout
-from rummy_env.engine.observation import ObservationLayout
+from rummy_env.observations import ObservationLayout
 from rummy_env.melds import describe_meld
 from rummy_env.rules import RummyRules
 

@@ -28,7 +28,7 @@ from torch import nn
 
 from rummy_env import cards
 from rummy_env.actions import ActionLayout
-from rummy_env.engine.observation import ObservationLayout
+from rummy_env.observations import ObservationLayout
 from rummy_env.rules import ENV_KNOBS  # episode, reward, illegal-action knobs
 from rummy_env.rules import RummyRules
 

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.rami_planner import JOKER, Goal, MeldPlanner, TableMeld, card_at
+from rummy_env.agents.rami_planner import JOKER, Goal, MeldPlanner, TableMeld, card_at
 from rummy_env import cards
 from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, UNDO, ActionLayout
-from rummy_env.engine.observation import ObservationLayout
+from rummy_env.observations import ObservationLayout
 from rummy_env.melds import KIND_RUN, KIND_SET
 from rummy_env.rules import RummyRules
 

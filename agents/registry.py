@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.base import Policy
-from agents.greedy_agent import GreedyAgent
-from agents.heuristic_agent import HeuristicAgent
-from agents.random_agent import RandomAgent
+from rummy_env.agents.base import Policy
+from rummy_env.agents.greedy_agent import GreedyAgent
+from rummy_env.agents.heuristic_agent import HeuristicAgent
+from rummy_env.agents.random_agent import RandomAgent
 from rummy_env.rules import RummyRules
 
 BASELINES = {"random": lambda rules: RandomAgent(), "greedy": GreedyAgent, "heuristic": HeuristicAgent}
@@ -43,10 +43,10 @@ def make_agent(spec: str, rules: RummyRules) -> Policy:
         if not Path(path).is_file():
             raise FileNotFoundError(f"agent {spec!r}: no checkpoint at {path}")
         if kind == "ppo":
-            from agents.ppo_agent import PPOAgent
+            from rummy_env.agents.ppo_agent import PPOAgent
 
             return PPOAgent.load(path, rules)
-        from agents.sb3_agent import SB3Agent
+        from rummy_env.agents.sb3_agent import SB3Agent
 
         return SB3Agent.load(path, rules)
     raise ValueError(f"unknown agent spec {spec!r}; known kinds: {', '.join(KINDS)}")

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from rummy_env.actions import ActionLayout
-from rummy_env.engine.observation import ObservationLayout
+from rummy_env.observations import ObservationLayout
 from rummy_env.rules import RummyRules
 
 

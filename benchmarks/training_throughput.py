@@ -19,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from training.ppo_selfplay import Trainer, load_config  # noqa: E402
+from rummy_env.training.ppo_selfplay import Trainer, load_config  # noqa: E402
 
 
 def main() -> None:

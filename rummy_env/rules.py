@@ -606,6 +606,15 @@ class RummyRules:
             fail("all_at_once_may_use_table", "only True when lebanese=true (the preset forces it)", "R21.4, AL4")
 
 
+def make_rules(rules: str | RummyRules = "basic", num_players: int = 2, **overrides: Any) -> RummyRules:
+    """A ``RummyRules`` from a preset name (with overrides) or an instance (with overrides)."""
+    if isinstance(rules, RummyRules):
+        if num_players != rules.num_players and "num_players" not in overrides:
+            overrides["num_players"] = num_players
+        return rules.replace(**overrides) if overrides else rules
+    return RummyRules.preset(rules, num_players=num_players, **overrides)
+
+
 _DEFAULTS = {field.name: field.default for field in dataclasses.fields(RummyRules)}
 # knobs of the environment around the game (what an episode is, rewards, illegal actions), not rules of play
 ENV_KNOBS = ("episode", "reward", "reward_scale", "illegal_action", "illegal_action_penalty")

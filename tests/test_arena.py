@@ -12,10 +12,10 @@ import pytest
 pytest.importorskip("openskill")
 pytest.importorskip("matplotlib")
 
-from agents.random_agent import RandomAgent
-from agents.registry import KINDS, make_agent
+from rummy_env.agents.random_agent import RandomAgent
+from rummy_env.agents.registry import KINDS, make_agent
 from rummy_env.rules import RummyRules
-from training import evaluate
+from rummy_env.training import evaluate
 
 BASIC_2P = RummyRules.preset("basic", num_players=2)
 
@@ -131,7 +131,7 @@ def test_league_mode_skips_missing_checkpoints_and_writes_league_md(tmp_path, mo
     evaluate.main(["league", "--games", "8", "--out", str(tmp_path / "results"), "--checkpoints", str(tmp_path)])
     assert f"note: {tmp_path / 'basic_2p.pt'} is missing" in capsys.readouterr().out
     league = (tmp_path / "results" / "league.md").read_text()
-    assert league.startswith("`python -m training.evaluate league") and "### basic, 2 players" in league
+    assert league.startswith("`python -m rummy_env.training.evaluate league") and "### basic, 2 players" in league
     assert "| greedy | random | 8 |" in league and (tmp_path / "results" / "basic_2p" / "matches.csv").is_file()
 
 

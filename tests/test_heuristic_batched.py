@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.heuristic_agent import HeuristicAgent
-from agents.random_agent import RandomAgent
+from rummy_env.agents.heuristic_agent import HeuristicAgent
+from rummy_env.agents.random_agent import RandomAgent
 from rummy_env import RummyEngine, RummyRules
 
 

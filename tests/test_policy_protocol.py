@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import Policy
-from agents.registry import make_agent
+from rummy_env.agents import Policy
+from rummy_env.agents.registry import make_agent
 from rummy_env import RummyEngine
-from rummy_env.envs.aec import make_rules
+from rummy_env.rules import make_rules
 
 BASELINE_CASES = [("basic", "random"), ("basic", "greedy"), ("basic", "heuristic"),
                   ("rami51", "random"), ("rami51", "greedy"), ("rami51", "heuristic")]
@@ -35,7 +35,7 @@ def test_ppo_agent_is_a_policy(tmp_path):
     pytest.importorskip("torch")
     from test_ppo_selfplay import tiny_config
 
-    from training.ppo_selfplay import Trainer, atomic_save
+    from rummy_env.training.ppo_selfplay import Trainer, atomic_save
 
     trainer = Trainer(tiny_config())  # untrained weights are enough: the file format is the point
     path = tmp_path / "policy.pt"

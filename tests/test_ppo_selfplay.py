@@ -12,9 +12,9 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from agents.ppo_agent import PPOAgent  # noqa: E402
+from rummy_env.agents.ppo_agent import PPOAgent  # noqa: E402
 from rummy_env import RummyEngine, RummyRules  # noqa: E402
-from training.ppo_selfplay import (PPOConfig, Trainer, load_config, per_seat_advantages,  # noqa: E402
+from rummy_env.training.ppo_selfplay import (PPOConfig, Trainer, load_config, per_seat_advantages,  # noqa: E402
                                    train)
 
 TINY = dict(num_envs=16, num_steps=8, hidden_size=16, num_layers=1, total_steps=16 * 8 * 4, checkpoint_every=2,

@@ -9,10 +9,10 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from agents.registry import make_agent
+from rummy_env.agents.registry import make_agent
 from rummy_env.envs.vector import RummyVectorEnv
 from rummy_env.rules import RummyRules
-from training import train_sb3
+from rummy_env.training import train_sb3
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@
    HeuristicAgent and the RandomAgent, and prints the table: win rates with 95% Wilson intervals,
    score differences and openskill ratings (``training/evaluate.py``).
 
-    python -m training.demo [--steps 1500000] [--games 400] [--out runs/demo] [--seed 0]
+    python -m rummy_env.training.demo [--steps 1500000] [--games 400] [--out runs/demo] [--seed 0]
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import argparse
 import time
 from pathlib import Path
 
-from training.evaluate import run_league
-from training.ppo_selfplay import load_config, make_env_rules, train
+from rummy_env.training.evaluate import run_league
+from rummy_env.training.ppo_selfplay import load_config, make_env_rules, train
 
 DEFAULT_CONFIG = "configs/ppo/basic_2p.toml"
 SHIPPED_CHECKPOINT = Path("checkpoints/basic_2p.pt")

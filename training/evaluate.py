@@ -17,10 +17,10 @@ games of the league, interleaved across pairings, with ``ordinal = mu - 3 sigma`
 
 The same seed gives the same games and results.
 
-    python -m training.evaluate --rules basic --players 2 --agents heuristic random --games 2000 --seed 0 --out results/basic_2p
-    python -m training.evaluate --rules basic --agents heuristic --checkpoints-dir runs/basic_2p/checkpoints --out results/curve
-    python -m training.evaluate league --out results/      # results/league.md: basic 2p and 4p, rami51 2p
-    python -m training.evaluate league --readme README.md  # the same, and the README's tables (make league)
+    python -m rummy_env.training.evaluate --rules basic --players 2 --agents heuristic random --games 2000 --seed 0 --out results/basic_2p
+    python -m rummy_env.training.evaluate --rules basic --agents heuristic --checkpoints-dir runs/basic_2p/checkpoints --out results/curve
+    python -m rummy_env.training.evaluate league --out results/      # results/league.md: basic 2p and 4p, rami51 2p
+    python -m rummy_env.training.evaluate league --readme README.md  # the same, and the README's tables (make league)
 """
 
 from __future__ import annotations
@@ -37,11 +37,11 @@ from typing import Any, Sequence
 import numpy as np
 from openskill.models import PlackettLuce
 
-from agents.registry import agent_name, make_agent
-from rummy_env.envs.aec import make_rules
+from rummy_env.agents.registry import agent_name, make_agent
+from rummy_env.rules import make_rules
 from rummy_env.envs.vector import RummyVectorEnv
 from rummy_env.rules import RummyRules
-from training import plots
+from rummy_env.training import plots
 
 # the README's leagues: ruleset, players, baselines
 LEAGUE = (("basic", 2, ("heuristic", "greedy", "random")), ("basic", 4, ("heuristic", "greedy", "random")),
@@ -279,7 +279,7 @@ def league_readme(out: Path, games: int, seed: int, checkpoints: Path, readme: P
     """The README results: a league per ruleset of ``LEAGUE`` (baselines and the PPO checkpoint
     ``checkpoints/<ruleset>_<P>p.pt`` when present) in ``out/league.md``; with ``readme``, also in
     place of what that file holds between ``README_START`` and ``README_END``."""
-    sections = [f"`python -m training.evaluate league --games {games} --seed {seed}`\n"]
+    sections = [f"`python -m rummy_env.training.evaluate league --games {games} --seed {seed}`\n"]
     for ruleset, players, baselines in LEAGUE:
         specs = list(baselines)
         checkpoint = checkpoints / f"{ruleset}_{players}p.pt"

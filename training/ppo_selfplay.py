@@ -56,12 +56,12 @@ import torch  # noqa: E402
 from torch.utils.tensorboard import SummaryWriter  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from agents.heuristic_agent import HeuristicAgent  # noqa: E402
-from agents.ppo_agent import (CHECKPOINT_FORMAT, POLICY_FORMAT, ActorCritic, LegalActions, build_network,  # noqa: E402
+from rummy_env.agents.heuristic_agent import HeuristicAgent  # noqa: E402
+from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, POLICY_FORMAT, ActorCritic, LegalActions, build_network,  # noqa: E402
                               check_rules, entropy, read_checkpoint, rules_as_dict)
-from agents.random_agent import RandomAgent  # noqa: E402
+from rummy_env.agents.random_agent import RandomAgent  # noqa: E402
 from rummy_env import RummyVectorEnv  # noqa: E402
-from rummy_env.envs.aec import make_rules  # noqa: E402
+from rummy_env.rules import make_rules  # noqa: E402
 from rummy_env.rules import RummyRules  # noqa: E402
 
 OPPONENT_KINDS = ("self", "past", "heuristic", "random")

@@ -15,12 +15,12 @@ compiled engine, and ``MaskablePPO`` reads the legal actions of all rows from on
                            ``--checkpoints-dir``)
 ``evaluations.npz``        the evaluation rewards (``MaskableEvalCallback``)
 ``progress.csv``,         the training log, as CSV and TensorBoard events (a learning curve:
-``events.out.tfevents.*``  ``python -m training.evaluate --log OUT/progress.csv --log-tag eval/mean_reward``)
+``events.out.tfevents.*``  ``python -m rummy_env.training.evaluate --log OUT/progress.csv --log-tag eval/mean_reward``)
 =========================  ===================================================================
 
 A saved model is an arena agent: ``sb3:OUT/best_model.zip``, under the same ``--rules`` and ``--players``.
 
-    python -m training.train_sb3 --rules basic --players 2 --opponent random --timesteps 1000000 --out runs/sb3_basic_2p
+    python -m rummy_env.training.train_sb3 --rules basic --players 2 --opponent random --timesteps 1000000 --out runs/sb3_basic_2p
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from stable_baselines3.common.callbacks import CheckpointCallback
 from stable_baselines3.common.logger import configure
 from stable_baselines3.common.vec_env import VecMonitor
 
-from agents.registry import make_agent
-from rummy_env.envs.aec import make_rules
+from rummy_env.agents.registry import make_agent
+from rummy_env.rules import make_rules
 from rummy_env.envs.sb3 import RummySB3VecEnv
 from rummy_env.rules import RummyRules
 

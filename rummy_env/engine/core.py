@@ -34,6 +34,7 @@ import numba
 from rummy_env.engine import kernels, observation, rami
 from rummy_env.engine.config import kernel_config
 from rummy_env.engine.state import state_dtype
+from rummy_env.observations import ObservationLayout
 from rummy_env.rules import RummyRules
 
 PARALLEL_FROM_BATCH = 256
@@ -60,7 +61,7 @@ class RummyEngine:
         self.rules = rules
         self.batch_size = batch_size
         self.layout = ActionLayout.for_rules(rules)
-        self.observation_layout = observation.ObservationLayout(rules)
+        self.observation_layout = ObservationLayout(rules)
         self.cfg, self.fcfg, self.values, self.catalogue, self.catalogue_bits = kernel_config(rules, self.layout)
         self.parallel = batch_size >= PARALLEL_FROM_BATCH if parallel is None else parallel
         self.state = np.zeros(batch_size, dtype=state_dtype(rules))

@@ -35,16 +35,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from rummy_env.engine import RummyEngine
 from rummy_env.engine.state import END_NAMES, PHASE_NAMES, truncated
 from rummy_env.render import render_text
-from rummy_env.rules import RummyRules
-
-
-def make_rules(rules: str | RummyRules = "basic", num_players: int = 2, **overrides: Any) -> RummyRules:
-    """A ``RummyRules`` from a preset name (with overrides) or an instance (with overrides)."""
-    if isinstance(rules, RummyRules):
-        if num_players != rules.num_players and "num_players" not in overrides:
-            overrides["num_players"] = num_players
-        return rules.replace(**overrides) if overrides else rules
-    return RummyRules.preset(rules, num_players=num_players, **overrides)
+from rummy_env.rules import RummyRules, make_rules
 
 
 def env(rules: str | RummyRules = "basic", num_players: int = 2, render_mode: str | None = None, **overrides: Any):

@@ -31,7 +31,7 @@ import numpy as np
 
 from rummy_env.engine import RummyEngine
 from rummy_env.engine.state import truncated
-from rummy_env.envs.aec import make_rules
+from rummy_env.rules import make_rules
 from rummy_env.rules import RummyRules
 from rummy_env.sampling import uniform_legal_actions
 

@@ -1,0 +1,1 @@
+"""Training scripts: PPO self-play, MaskablePPO, RLlib, the arena (installed as ``rummy_env.training``)."""
