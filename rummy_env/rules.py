@@ -75,6 +75,16 @@ _CHOICES_ENV = {
     "reward": ("score", "win"),
     "illegal_action": ("raise", "penalty"),
 }
+
+
+def knob_choices(ruleset: str) -> dict[str, tuple[str, ...]]:
+    """The allowed values of every enum knob of ``ruleset`` (environment knobs included), in the order whose
+    index the compiled kernels read (``rummy_env.engine.config``)."""
+    own, other = (_CHOICES_RAMI, _CHOICES_BASIC) if ruleset == "rami51" else (_CHOICES_BASIC, _CHOICES_RAMI)
+    return {**{knob: choices for knob, (choices, _) in other.items()},
+            **{knob: choices for knob, (choices, _) in own.items()}, **_CHOICES_ENV}
+
+
 # bool knobs of rami51 -> rule id
 _BOOLS_RAMI = {
     "dealer_first_turn_may_meld": "AR1", "discard_pickup_from_second_round": "R20",
@@ -496,6 +506,13 @@ class RummyRules:
         if rank == 1:
             return self.ace_high_scoring_value if self.ace_high_or_low else 1
         return min(rank, 10)
+
+    def opening_points_needed(self, took_discard_top: bool) -> int:
+        """Points a rami51 opening must count (R11.1): ``opening_threshold``, or, in a turn that took the discard
+        top, ``discard_pickup_min_lay`` when it is set (the Lebanese 71, R21.3, AL3)."""
+        if took_discard_top and self.discard_pickup_min_lay is not None:
+            return self.discard_pickup_min_lay
+        return self.opening_threshold
 
     def joker_scaling_factor(self, jokers: int) -> float:
         """All-at-once factor for a winner who laid ``jokers`` jokers (R21.5): the factor of the largest key

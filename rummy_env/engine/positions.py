@@ -31,31 +31,32 @@ Ruleset ``rami51`` adds (card type 52 is the joker; cards appear once per copy):
                        ``"pure_but_joker"``: a pure run of this turn holding a laid-off joker
                        (pure again if the joker is taken back)
 ``turn_state``         the turn's bookkeeping (pending cards, freed jokers, tentative plays,
-                       points, ``own_laid``: per slot the own cards laid this turn, …) and
-                       ``undo``, the position an UNDO returns to; restore-only
+                       points, ``own_laid``: per slot the own cards laid this turn, …) and,
+                       while tentative plays are on the table, ``undo``: the position an UNDO
+                       returns to (a position of its own); restore-only
 =====================  ==============================================================
 
 ``load`` accepts a partial position written by hand (only ``hands`` is required): cards it does not
 place go to the stock, table melds may omit everything but ``cards`` (and ``owner``, default 0),
-and ``table_by_seat`` defaults to the owners. It refuses a position that does not hold every card
-exactly once.
+and ``table_by_seat`` defaults to the owners. It refuses, naming what is wrong and changing nothing,
+a position that does not hold every card exactly once, an unknown key, or a value out of range.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from rummy_env import cards
-from rummy_env.engine.rami import PURE, PURE_BUT_JOKER
-from rummy_env.engine.state import END_NAMES, PHASE_NAMES
-from rummy_env.melds import KIND_EMPTY, KIND_RUN, KIND_SET, describe_meld
-
-if TYPE_CHECKING:
-    from rummy_env.engine.core import RummyEngine
+from rummy_env.engine.state import END_NAMES, PHASE_NAMES, PURE, PURE_BUT_JOKER
+from rummy_env.engine.table import slot_cards
+from rummy_env.melds import KIND_RUN, KIND_SET, describe_meld
+from rummy_env.rules import RummyRules
 
 KIND_NAMES = {KIND_SET: "set", KIND_RUN: "run"}
+_TURN_SCALARS = ("opened_at_start", "taken_laid", "freed_jokers", "tentative", "touched_table", "start_slots", "doomed",
+                 "all_at_once", "joker_finish", "turn_jokers", "turn_points")
 
 
 def _cards_of(counts: np.ndarray) -> list[int]:
@@ -71,16 +72,23 @@ def _none_if_negative(value: int) -> int | None:
     return None if value < 0 else int(value)
 
 
-def snapshot(engine: "RummyEngine", row: int) -> dict[str, Any]:
-    r = engine.state[row]
-    players = engine.rules.num_players
+def meld_cards(rules: RummyRules, r, slot: int) -> list[int]:
+    """The cards of the meld in ``slot`` of record ``r``, sorted by card type."""
+    counts = np.zeros(rules.num_card_types, dtype=np.int8)
+    slot_cards(r, slot, counts)
+    return _cards_of(counts)
+
+
+def snapshot(rules: RummyRules, r, undo=None) -> dict[str, Any]:
+    """The position held by record ``r`` (with ``undo``, the row's UNDO copy) as plain data."""
+    players = rules.num_players
     table = []
     for slot in range(int(r["slot_n"])):
         table.append({
             "slot": slot, "owner": int(r["slot_owner"][slot]), "kind": KIND_NAMES[int(r["slot_kind"][slot])],
-            "cards": _cards_of(r["slot_cards"][slot]), "lo": int(r["slot_lo"][slot]), "hi": int(r["slot_hi"][slot]),
+            "cards": meld_cards(rules, r, slot), "lo": int(r["slot_lo"][slot]), "hi": int(r["slot_hi"][slot]),
         })
-    return {
+    position = {
         "num_players": players,
         "phase": PHASE_NAMES[int(r["phase"])],
         "current": int(r["current"]),
@@ -107,156 +115,28 @@ def snapshot(engine: "RummyEngine", row: int) -> dict[str, Any]:
         "game_winners": [seat for seat in range(players) if r["game_winners"][seat]],
         "illegal_by": _none_if_negative(int(r["illegal_by"])),
         "rng": int(r["rng"]),
-    } | (_rami_snapshot(r, players, table) if engine.rami else {})
+    }
+    if rules.ruleset == "rami51":
+        position |= _rami_snapshot(rules, r, undo, table)
+    return position
 
 
-_TURN_SCALARS = ("opened_at_start", "taken_laid", "freed_jokers", "tentative", "touched_table", "start_slots", "doomed",
-                 "all_at_once", "joker_finish", "turn_jokers", "turn_points", "search_gave_up")
-
-
-def _rami_snapshot(r, players: int, table: list[dict[str, Any]]) -> dict[str, Any]:
+def _rami_snapshot(rules: RummyRules, r, undo, table: list[dict[str, Any]]) -> dict[str, Any]:
+    players = rules.num_players
     for meld in table:
         slot = meld["slot"]
-        has_joker = r["slot_cards"][slot][cards.JOKER] > 0 and r["slot_joker"][slot] >= 0
+        has_joker = r["slot_jokers"][slot] > 0 and r["slot_joker"][slot] >= 0
         meld["joker_at"] = int(r["slot_joker"][slot]) if has_joker else None
         meld["tentative"] = bool(r["slot_tentative"][slot])
         meld["pure"] = bool(r["slot_pure"][slot] == PURE)
         meld["pure_but_joker"] = bool(r["slot_pure"][slot] == PURE_BUT_JOKER)
-    turn = {name: int(r[name]) for name in _TURN_SCALARS}
+    turn: dict[str, Any] = {name: int(r[name]) for name in _TURN_SCALARS}
     turn["pending"] = _cards_of(r["pending"])
     turn["own_laid"] = [int(v) for v in r["slot_mine"][: len(table)]]
-    turn["undo"] = {name[2:]: r[name].tolist() for name in r.dtype.names if name.startswith("u_")}
+    if int(r["tentative"]) > 0 and undo is not None:
+        turn["undo"] = snapshot(rules, undo)
     return {"ruleset": "rami51", "first_turn": bool(r["first_turn"]),
             "opened": [bool(v) for v in r["opened"][:players]], "turn_state": turn}
-
-
-def load(engine: "RummyEngine", row: int, position: dict[str, Any]) -> None:
-    rules = engine.rules
-    players, types = rules.num_players, rules.num_card_types
-    unknown = set(position) - set(snapshot_keys())
-    if unknown:
-        raise ValueError(f"unknown position keys {sorted(unknown)}; known: {snapshot_keys()}")
-    hands = [_parse_cards(hand) for hand in position["hands"]]
-    if len(hands) != players:
-        raise ValueError(f"position has {len(hands)} hands for {players} players")
-    table = [dict(meld, cards=_parse_cards(meld["cards"])) for meld in position.get("table", [])]
-    discard = _parse_cards(position.get("discard", []))
-    placed = [card for hand in hands for card in hand] + discard + [card for meld in table for card in meld["cards"]]
-    copies = np.bincount(np.r_[np.tile(np.arange(cards.NUM_NATURAL_TYPES), rules.deck_copies),
-                               np.full(rules.num_jokers, cards.JOKER)].astype(np.int64), minlength=types)
-    if "stock" in position:
-        stock = _parse_cards(position["stock"])
-    else:
-        left = copies - np.bincount(np.array(placed, dtype=np.int64), minlength=types)[:types]
-        stock = [int(card) for card in np.repeat(np.arange(types), np.maximum(left, 0))][::-1]
-    every = np.bincount(np.array(placed + stock, dtype=np.int64), minlength=types)
-    if every.shape[0] != types or (every != copies).any():
-        missing = [cards.name(c) for c in range(types) if every[c] < copies[c]]
-        extra = [cards.name(c) for c in range(min(types, every.shape[0])) if every[c] > copies[c]]
-        raise ValueError(f"a position must hold every card of the deck exactly once; missing {missing}, too many {extra}")
-
-    r = engine.state[row]
-    r["phase"] = PHASE_NAMES.index(position.get("phase", "draw"))
-    r["current"] = position.get("current", 0)
-    r["dealer"] = position.get("dealer", (int(r["current"]) - 1) % players)
-    r["hand"][:] = 0
-    for seat, hand in enumerate(hands):
-        np.add.at(r["hand"][seat], hand, 1)
-    r["hand_n"][:] = 0
-    r["hand_n"][:players] = [len(hand) for hand in hands]
-    r["stock"][:] = 0
-    r["stock"][: len(stock)] = stock
-    r["stock_n"] = len(stock)
-    r["pile"][:] = 0
-    r["pile"][: len(discard)] = discard
-    r["pile_n"] = len(discard)
-    taken = position.get("taken")
-    r["taken"] = -1 if taken is None else _parse_cards([taken])[0]
-    _load_table(engine, r, table)
-    r["table_by_seat"][:] = 0
-    if "table_by_seat" in position:
-        for seat, laid in enumerate(position["table_by_seat"]):
-            np.add.at(r["table_by_seat"][seat], _parse_cards(laid), 1)
-    else:
-        for meld in table:
-            np.add.at(r["table_by_seat"][meld.get("owner", 0)], meld["cards"], 1)
-    r["known"][:] = 0
-    if "known" in position:
-        for seat, known in enumerate(position["known"]):
-            np.add.at(r["known"][seat], _parse_cards(known), 1)
-    elif taken is not None:
-        r["known"][int(r["current"]), int(r["taken"])] = 1
-    r["played_turn"] = position.get("played_this_turn", False)
-    r["has_played"][:players] = position.get("has_played", [False] * players)
-    r["has_melded"][:players] = position.get("has_melded", [any(m.get("owner", 0) == seat for m in table) for seat in range(players)])
-    r["turns"] = position.get("turn", 0)
-    r["reshuffles"] = position.get("reshuffles", 0)
-    r["hands_played"] = position.get("hands_played", 0)
-    r["undos"] = position.get("undos", 0)
-    r["totals"][:players] = position.get("totals", [0] * players)
-    r["hand_scores"][:players] = position.get("hand_scores", [0] * players)
-    winner = position.get("winner")
-    r["winner"] = -1 if winner is None else winner
-    r["rummy"] = position.get("rummy", False)
-    r["end_reason"] = END_NAMES.index(position.get("end_reason", "none"))
-    r["game_winners"][:players] = [seat in position.get("game_winners", []) for seat in range(players)]
-    illegal_by = position.get("illegal_by")
-    r["illegal_by"] = -1 if illegal_by is None else illegal_by
-    r["rng"] = position.get("rng", int(r["rng"]) or 0x9E3779B97F4A7C15)
-    if engine.rami:
-        _load_rami(r, position, players, table)
-
-
-def _load_rami(r, position: dict[str, Any], players: int, table: list[dict[str, Any]]) -> None:
-    """The rami51 fields; a hand-written position starts a clean turn (nothing tentative or pending)."""
-    r["first_turn"] = position.get("first_turn", False)
-    r["opened"][:] = 0
-    r["opened"][:players] = position.get("opened", [False] * players)
-    for slot, meld in enumerate(table):
-        r["slot_tentative"][slot] = meld.get("tentative", False)
-        r["slot_pure"][slot] = PURE_BUT_JOKER if meld.get("pure_but_joker") else bool(meld.get("pure", False))
-    turn = position.get("turn_state", {})
-    for name in _TURN_SCALARS:
-        r[name] = turn.get(name, 0)
-    if "start_slots" not in turn:
-        r["start_slots"] = len(table)
-    if "opened_at_start" not in turn:
-        r["opened_at_start"] = r["opened"][int(r["current"])]
-    r["pending"][:] = 0
-    np.add.at(r["pending"], _parse_cards(turn.get("pending", [])), 1)
-    r["slot_mine"][:] = 0
-    own_laid = turn.get("own_laid", [])
-    r["slot_mine"][: len(own_laid)] = own_laid
-    if position.get("taken") is not None and "taken_laid" not in turn:
-        r["taken_laid"] = 0
-    for name, value in turn.get("undo", {}).items():
-        r["u_" + name] = value
-
-
-def _load_table(engine: "RummyEngine", r, table: list[dict[str, Any]]) -> None:
-    slots = engine.rules.num_slots
-    if len(table) > slots:
-        raise ValueError(f"a table holds at most {slots} melds, got {len(table)}")
-    r["slot_n"] = len(table)
-    for field, empty in (("slot_kind", KIND_EMPTY), ("slot_owner", -1), ("slot_key", 0), ("slot_lo", 0),
-                         ("slot_hi", 0), ("slot_count", 0), ("slot_joker", -1), ("slot_tentative", 0)):
-        r[field][:] = empty
-    r["slot_cards"][:] = 0
-    for slot, meld in enumerate(table):
-        kind, key, lo, hi, joker_at = describe_meld(meld["cards"], engine.rules, meld.get("joker_at"))
-        if "lo" in meld and kind == KIND_RUN:
-            lo, hi = meld["lo"], meld["hi"]
-        r["slot_kind"][slot], r["slot_key"][slot], r["slot_lo"][slot], r["slot_hi"][slot] = kind, key, lo, hi
-        r["slot_joker"][slot] = joker_at
-        r["slot_owner"][slot] = meld.get("owner", 0)
-        r["slot_count"][slot] = len(meld["cards"])
-        np.add.at(r["slot_cards"][slot], meld["cards"], 1)
-
-
-def _parse_cards(values) -> list[int]:
-    if isinstance(values, str):
-        return cards.parse_many(values)
-    return [cards.parse(value) if isinstance(value, str) else int(value) for value in values]
 
 
 def snapshot_keys() -> list[str]:
