@@ -1,0 +1,7 @@
+"""``python -m rummy_env``: the ``rummy`` command (``rummy_env.cli``)."""
+
+import sys
+
+from rummy_env.cli import main
+
+sys.exit(main())
