@@ -53,8 +53,8 @@ def play(args: argparse.Namespace) -> int:
     if args.resume:
         record = GameRecord.load(args.resume)
         if args.rules or args.players or args.knob or args.episode:
-            record.check_rules(build_rules(args.rules or "basic", args.players or record.rules["num_players"],
-                                           args.episode, args.knob or []))
+            record.check_rules(build_rules(args.rules or record.rules["ruleset"], args.players or record.rules["num_players"],
+                                           args.episode or record.rules.get("episode", "hand"), args.knob or []))
         human, specs = tg.resume_specs(record, args.opponents)
         rules = record.rules_object()
         save_path = Path(args.save) if args.save else Path(args.resume)

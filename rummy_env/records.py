@@ -163,8 +163,11 @@ class GameRecord:
     def check_rules(self, rules: RummyRules) -> None:
         """Raise ``RecordError`` naming every knob in which the record's rules differ from ``rules``."""
         mine, theirs = self.rules_object().to_dict(), rules.to_dict()
+        knobs = sorted(set(mine) | set(theirs))
+        if mine["ruleset"] != theirs["ruleset"]:  # the other knobs belong to different rulesets
+            knobs = [knob for knob in ("ruleset", "num_players") if mine[knob] != theirs[knob]]
         differ = [f"{knob}: record {mine.get(knob, '(default)')!r}, asked {theirs.get(knob, '(default)')!r}"
-                  for knob in sorted(set(mine) | set(theirs)) if mine.get(knob) != theirs.get(knob)]
+                  for knob in knobs if mine.get(knob) != theirs.get(knob)]
         if differ:
             raise RecordError("the record was played under other rules: " + "; ".join(differ))
 

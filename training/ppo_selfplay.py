@@ -46,6 +46,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # numpy's small matmuls beside torch's threads
 
 import argparse  # noqa: E402
+import sys  # noqa: E402
 import dataclasses  # noqa: E402
 import time  # noqa: E402
 import tomllib  # noqa: E402
@@ -462,16 +463,17 @@ def train(config: PPOConfig, out: str, resume: str | None = None, progress: bool
     return trainer
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", default="configs/ppo/basic_2p.toml", help="TOML config (see PPOConfig)")
     parser.add_argument("--total-steps", type=int, help="override the config's total env steps")
     parser.add_argument("--out", default="runs/ppo", help="directory for checkpoints, policy.pt and logs")
     parser.add_argument("--resume", help="a checkpoint_*.pt to continue from (same config)")
     parser.add_argument("--seed", type=int, help="override the config's seed")
-    args = parser.parse_args()
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
+    args = parser.parse_args(argv)
     config = load_config(args.config, total_steps=args.total_steps, seed=args.seed)
-    train(config, args.out, resume=args.resume)
+    train(config, args.out, resume=args.resume, progress=not args.quiet and sys.stderr.isatty())
 
 
 if __name__ == "__main__":
