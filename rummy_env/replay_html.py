@@ -156,9 +156,10 @@ main { display: flex; gap: 14px; padding: 12px 18px; align-items: flex-start; }
 .card .pip { font-size: 22px; align-self: flex-end; } .card.red { color: var(--red); }
 .card.joker { color: #6a2c91; } .card.top { outline: 3px solid var(--gold); }
 .meld { display: inline-flex; flex-direction: column; margin: 0 12px 8px 0; vertical-align: top; }
-.meld .label { font-size: 12px; color: #d6efe0; margin-bottom: 3px; } .meld.tentative .cards { opacity: .7; }
+.meld .label { font-size: 12px; color: #d6efe0; margin-bottom: 3px; }
+.meld.tentative .cards { outline: 2px dashed var(--gold); outline-offset: 2px; border-radius: 6px; }
 #outcome { font-size: 14px; color: #fff6cf; min-height: 1em; white-space: pre-line; }
-aside { width: 360px; max-height: calc(100vh - 120px); overflow-y: auto; background: #fff; border-radius: 10px; padding: 8px 12px; }
+aside { position: relative; width: 360px; max-height: calc(100vh - 120px); overflow-y: auto; background: #fff; border-radius: 10px; padding: 8px 12px; }
 aside h2 { font-size: 14px; margin: 4px 0; } #moves { font-size: 13px; padding-left: 44px; margin: 0; }
 #moves li { padding: 1px 4px; cursor: pointer; border-radius: 4px; } #moves li.current { background: var(--gold); font-weight: bold; }
 @media print { nav, aside { display: none; } body { background: #fff; } }
@@ -231,7 +232,10 @@ function show(k) {
   document.querySelectorAll("#moves li.current").forEach((li) => li.classList.remove("current"));
   if (current > 0) {
     const li = $("moves").children[current - 1];
-    li.classList.add("current"); li.scrollIntoView({ block: "nearest" });
+    li.classList.add("current");
+    const list = document.querySelector("aside"), top = li.offsetTop, bottom = top + li.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top - 30;  // scroll the move list only, never the page
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 30;
   }
   history.replaceState(null, "", "#move=" + current);
 }
@@ -259,7 +263,7 @@ $("forward").onclick = () => { stop(); show(current + 1); };
 $("last").onclick = () => { stop(); show(last); };
 $("play").onclick = togglePlay;
 $("slider").oninput = (e) => { stop(); show(+e.target.value); };
-$("jump").onchange = (e) => { stop(); show(+e.target.value); };
+$("jump").onchange = (e) => { if (+e.target.value !== current) { stop(); show(+e.target.value); } };
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "INPUT") return;  // the slider and the move box handle their own keys
   const step = { ArrowRight: 1, ArrowLeft: -1, PageDown: 10, PageUp: -10 }[e.key];
