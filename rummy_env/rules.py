@@ -28,6 +28,8 @@ from typing import Any
 
 import tomllib
 
+import numpy as np
+
 from rummy_env import cards
 
 RULESETS = ("basic", "rami51")
@@ -356,6 +358,10 @@ class RummyRules:
         return {str(jokers): factor for jokers, factor in self.all_at_once_joker_scaling}
 
     def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):  # numpy scalars (np.int64(3), np.bool_) as Python values
+            value = getattr(self, field.name)
+            if isinstance(value, np.generic):
+                object.__setattr__(self, field.name, plain(value))
         sizes = self.hand_size_by_players
         if isinstance(sizes, Mapping):
             sizes = tuple(sorted((int(n), int(h)) for n, h in sizes.items()))
@@ -606,13 +612,46 @@ class RummyRules:
             fail("all_at_once_may_use_table", "only True when lebanese=true (the preset forces it)", "R21.4, AL4")
 
 
-def make_rules(rules: str | RummyRules = "basic", num_players: int = 2, **overrides: Any) -> RummyRules:
-    """A ``RummyRules`` from a preset name (with overrides) or an instance (with overrides)."""
+def make_rules(rules: str | Path | RummyRules = "basic", num_players: int | None = None,
+               **overrides: Any) -> RummyRules:
+    """The ``RummyRules`` every env and tool builds its game from.
+
+    ``rules`` is a preset name (``PRESETS``; ``num_players`` defaults to 2 there), the path of a rules
+    file (``*.toml``, e.g. ``configs/rules/basic_game_to_150.toml``; the arguments override its values,
+    as in ``RummyRules.from_toml``) or a ``RummyRules``. A ``RummyRules`` is complete: it keeps every
+    value, its player count and episode setting included, and an argument that contradicts one of
+    them is refused with a ``ValueError`` (change it with ``rules.replace(...)``). Arguments left out
+    (``num_players=None``) never replace a value a file or a ``RummyRules`` sets.
+
+    >>> make_rules(RummyRules.preset("basic", num_players=4)).num_players
+    4
+    >>> make_rules(RummyRules.preset("basic", num_players=4), num_players=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: num_players=2 contradicts the given rules, which set num_players=4; change it with rules.replace(num_players=2)
+    """
+    if num_players is not None:
+        overrides["num_players"] = num_players
+    overrides = {name: plain(value) for name, value in overrides.items()}
     if isinstance(rules, RummyRules):
-        if num_players != rules.num_players and "num_players" not in overrides:
-            overrides["num_players"] = num_players
-        return rules.replace(**overrides) if overrides else rules
-    return RummyRules.preset(rules, num_players=num_players, **overrides)
+        changed = rules.replace(**overrides) if overrides else rules
+        for name, value in overrides.items():
+            if not _same(getattr(changed, name), getattr(rules, name)):
+                raise ValueError(f"{name}={value!r} contradicts the given rules, which set {name}="
+                                 f"{getattr(rules, name)!r}; change it with rules.replace({name}={value!r})")
+        return rules
+    if isinstance(rules, Path) or (isinstance(rules, str) and rules.endswith(".toml")):
+        return RummyRules.from_toml(rules, **overrides)
+    if not isinstance(rules, str):
+        raise TypeError(f"rules must be a preset name {PRESETS}, a RummyRules or the path of a .toml rules file, "
+                        f"got {type(rules).__name__}")
+    return RummyRules.preset(rules, **overrides)
+
+
+def plain(value: Any) -> Any:
+    """A numpy scalar as the Python value it holds (``np.int64(3)`` -> ``3``, ``np.bool_`` -> ``bool``);
+    anything else unchanged. Knob values go through it, so numpy integers are accepted like ints."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 _DEFAULTS = {field.name: field.default for field in dataclasses.fields(RummyRules)}

@@ -281,7 +281,7 @@ def test_save_restore_round_trip_mid_game(players, knobs):
             views = [env.observe(a) for a in env.possible_agents]
             out.append((agent, [v["observation"].tobytes() + v["action_mask"].tobytes() for v in views],
                         dict(env.rewards), dict(env.terminations), dict(env.truncations),
-                        json.dumps(env.infos, sort_keys=True)))
+                        json.dumps(env.infos, sort_keys=True, default=np.ndarray.tolist)))
             if all(env.terminations.values()) or all(env.truncations.values()):
                 break
             if actions is None:

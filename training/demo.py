@@ -1,7 +1,8 @@
 """``make demo``: a short PPO self-play run on basic 2-player rummy, then the arena against the baselines.
 
 1. Trains the default config (``configs/ppo/basic_2p.toml``) for ``--steps`` env steps (a few
-   minutes on a laptop CPU) into ``--out`` (checkpoints, ``policy.pt``, TensorBoard logs).
+   minutes on a laptop CPU) into ``--out`` (checkpoints, ``policy.pt``, TensorBoard logs), or, when
+   that folder holds an earlier run, into the first free ``--out-2``, ``--out-3``, … (it says which).
 2. Plays a league of ``--games`` seeded games per pairing between the agent just trained, the
    shipped checkpoint ``checkpoints/basic_2p.pt`` (trained for longer, when present), the
    HeuristicAgent and the RandomAgent, and prints the table: win rates with 95% Wilson intervals,
@@ -17,7 +18,7 @@ import time
 from pathlib import Path
 
 from rummy_env.training.evaluate import run_league
-from rummy_env.training.ppo_selfplay import load_config, make_env_rules, train
+from rummy_env.training.ppo_selfplay import fresh_out_dir, load_config, make_env_rules, train
 
 DEFAULT_CONFIG = "configs/ppo/basic_2p.toml"
 SHIPPED_CHECKPOINT = Path("checkpoints/basic_2p.pt")
@@ -32,6 +33,10 @@ def main() -> None:
     args = parser.parse_args()
 
     config = load_config(DEFAULT_CONFIG, total_steps=args.steps, seed=args.seed)
+    out = Path(fresh_out_dir(str(args.out)))
+    if out != args.out:
+        print(f"{args.out} holds an earlier run (kept): this one goes to {out}")
+    args.out = out
     print(f"1. PPO self-play, {DEFAULT_CONFIG}, {args.steps:,} env steps -> {args.out}")
     start = time.perf_counter()
     trainer = train(config, str(args.out))

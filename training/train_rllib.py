@@ -55,6 +55,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from torch import nn
 
 import rummy_env
+from rummy_env.engine.state import END_OUT
 
 POLICY_ID = "shared"
 # Logit given to illegal actions: exp(MASKED_LOGIT - max) underflows to exactly 0 in float32, so an
@@ -204,7 +205,7 @@ class RummyMetrics(RLlibCallback):
         info = next((i for i in infos if i and "end_reason" in i), None)
         if info is None:
             return
-        metrics_logger.log_value("hand_out_rate", float(info["end_reason"] == "out"), reduce="mean", window=200)
+        metrics_logger.log_value("hand_out_rate", float(info["end_reason"] == END_OUT), reduce="mean", window=200)
         metrics_logger.log_value("hand_score_abs", float(max(abs(s) for s in info["hand_scores"])),
                                  reduce="mean", window=200)
 

@@ -129,34 +129,108 @@ def _rami_snapshot(r, players: int, table: list[dict[str, Any]]) -> dict[str, An
 
 
 def load(engine: "RummyEngine", row: int, position: dict[str, Any]) -> None:
-    rules = engine.rules
-    players, types = rules.num_players, rules.num_card_types
+    """Check ``position`` whole, then write it into ``row``: a bad position raises a ``ValueError``
+    naming the key at fault and leaves the engine as it was (the record is built in a copy)."""
+    if not isinstance(position, dict):
+        raise ValueError(f"a position is a dict of the keys {snapshot_keys()}, got {type(position).__name__}")
     unknown = set(position) - set(snapshot_keys())
     if unknown:
         raise ValueError(f"unknown position keys {sorted(unknown)}; known: {snapshot_keys()}")
-    hands = [_parse_cards(hand) for hand in position["hands"]]
-    if len(hands) != players:
-        raise ValueError(f"position has {len(hands)} hands for {players} players")
-    table = [dict(meld, cards=_parse_cards(meld["cards"])) for meld in position.get("table", [])]
-    discard = _parse_cards(position.get("discard", []))
+    if "hands" not in position:
+        raise ValueError("a position needs the key 'hands' (one list of cards per seat)")
+    record = engine.state[row:row + 1].copy()
+    with _key("num_players"):
+        if position.get("num_players", engine.rules.num_players) != engine.rules.num_players:
+            raise ValueError(f"the position is for {position['num_players']} players, these rules "
+                             f"{engine.rules.num_players}")
+    _write(engine, record[0], position)
+    engine.state[row] = record[0]
+
+
+class _key:
+    """Context: a ``ValueError`` (or ``TypeError``, ``KeyError``, ``OverflowError``) raised inside
+    becomes a ``ValueError`` that names the position key."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, trace) -> bool:
+        if kind is not None and issubclass(kind, (ValueError, TypeError, KeyError, IndexError, OverflowError)):
+            raise ValueError(f"position key {self.name!r}: {error}") from error
+        return False
+
+
+def _seat(value: Any, players: int, optional: bool = False) -> int:
+    """A seat ``0..players-1`` (or ``None`` -> -1 when ``optional``)."""
+    if value is None and optional:
+        return -1
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 0 <= value < players:
+        raise ValueError(f"{value!r} is not a seat 0..{players - 1}{' or None' if optional else ''}")
+    return int(value)
+
+
+def _count(value: Any, top: int = 30000) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 0 <= value <= top:
+        raise ValueError(f"{value!r} is not a count 0..{top}")
+    return int(value)
+
+
+def _per_seat(values: Any, players: int, kind: type) -> list:
+    """One ``bool`` or one number per seat."""
+    if not isinstance(values, (list, tuple)) or len(values) != players:
+        raise ValueError(f"{values!r} is not a list of {players} values, one per seat")
+    for value in values:
+        ok = isinstance(value, (bool, np.bool_)) if kind is bool else (
+            isinstance(value, (int, float, np.number)) and not isinstance(value, (bool, np.bool_))
+            and np.isfinite(value))
+        if not ok:
+            raise ValueError(f"{value!r} in {values!r} is not a {'bool' if kind is bool else 'finite number'}")
+    return list(values)
+
+
+def _name(value: Any, names: tuple[str, ...]) -> int:
+    if value not in names:
+        raise ValueError(f"{value!r} is not one of {names}")
+    return names.index(value)
+
+
+def _write(engine: "RummyEngine", r, position: dict[str, Any]) -> None:
+    rules = engine.rules
+    players, types = rules.num_players, rules.num_card_types
+    get = position.get
+    with _key("hands"):
+        hands = [_parse_cards(hand, types) for hand in position["hands"]]
+        if len(hands) != players:
+            raise ValueError(f"position has {len(hands)} hands for {players} players")
+    with _key("table"):
+        table = [dict(meld, cards=_parse_cards(meld["cards"], types)) for meld in get("table", [])]
+    with _key("discard"):
+        discard = _parse_cards(get("discard", []), types)
     placed = [card for hand in hands for card in hand] + discard + [card for meld in table for card in meld["cards"]]
     copies = np.bincount(np.r_[np.tile(np.arange(cards.NUM_NATURAL_TYPES), rules.deck_copies),
                                np.full(rules.num_jokers, cards.JOKER)].astype(np.int64), minlength=types)
-    if "stock" in position:
-        stock = _parse_cards(position["stock"])
-    else:
-        left = copies - np.bincount(np.array(placed, dtype=np.int64), minlength=types)[:types]
-        stock = [int(card) for card in np.repeat(np.arange(types), np.maximum(left, 0))][::-1]
+    with _key("stock"):
+        if "stock" in position:
+            stock = _parse_cards(position["stock"], types)
+        else:
+            left = copies - np.bincount(np.array(placed, dtype=np.int64), minlength=types)
+            stock = [int(card) for card in np.repeat(np.arange(types), np.maximum(left, 0))][::-1]
     every = np.bincount(np.array(placed + stock, dtype=np.int64), minlength=types)
-    if every.shape[0] != types or (every != copies).any():
+    if (every != copies).any():
         missing = [cards.name(c) for c in range(types) if every[c] < copies[c]]
-        extra = [cards.name(c) for c in range(min(types, every.shape[0])) if every[c] > copies[c]]
-        raise ValueError(f"a position must hold every card of the deck exactly once; missing {missing}, too many {extra}")
+        extra = [cards.name(c) for c in range(types) if every[c] > copies[c]]
+        raise ValueError("a position must hold every card of the deck exactly once (keys 'hands', 'stock', "
+                         f"'discard', 'table'); missing {missing}, too many {extra}")
 
-    r = engine.state[row]
-    r["phase"] = PHASE_NAMES.index(position.get("phase", "draw"))
-    r["current"] = position.get("current", 0)
-    r["dealer"] = position.get("dealer", (int(r["current"]) - 1) % players)
+    with _key("phase"):
+        r["phase"] = _name(get("phase", "draw"), PHASE_NAMES)
+    with _key("current"):
+        r["current"] = _seat(get("current", 0), players)
+    with _key("dealer"):
+        r["dealer"] = _seat(get("dealer", (int(r["current"]) - 1) % players), players)
     r["hand"][:] = 0
     for seat, hand in enumerate(hands):
         np.add.at(r["hand"][seat], hand, 1)
@@ -168,64 +242,96 @@ def load(engine: "RummyEngine", row: int, position: dict[str, Any]) -> None:
     r["pile"][:] = 0
     r["pile"][: len(discard)] = discard
     r["pile_n"] = len(discard)
-    taken = position.get("taken")
-    r["taken"] = -1 if taken is None else _parse_cards([taken])[0]
-    _load_table(engine, r, table)
+    taken = get("taken")
+    with _key("taken"):
+        r["taken"] = -1 if taken is None else _parse_cards([taken], types)[0]
+    with _key("table"):
+        _load_table(engine, r, table)
     r["table_by_seat"][:] = 0
-    if "table_by_seat" in position:
-        for seat, laid in enumerate(position["table_by_seat"]):
-            np.add.at(r["table_by_seat"][seat], _parse_cards(laid), 1)
-    else:
-        for meld in table:
-            np.add.at(r["table_by_seat"][meld.get("owner", 0)], meld["cards"], 1)
+    with _key("table_by_seat"):
+        if "table_by_seat" in position:
+            for seat, laid in enumerate(_per_seat_lists(position["table_by_seat"], players)):
+                np.add.at(r["table_by_seat"][seat], _parse_cards(laid, types), 1)
+        else:
+            for meld in table:
+                np.add.at(r["table_by_seat"][meld.get("owner", 0)], meld["cards"], 1)
     r["known"][:] = 0
-    if "known" in position:
-        for seat, known in enumerate(position["known"]):
-            np.add.at(r["known"][seat], _parse_cards(known), 1)
-    elif taken is not None:
-        r["known"][int(r["current"]), int(r["taken"])] = 1
-    r["played_turn"] = position.get("played_this_turn", False)
-    r["has_played"][:players] = position.get("has_played", [False] * players)
-    r["has_melded"][:players] = position.get("has_melded", [any(m.get("owner", 0) == seat for m in table) for seat in range(players)])
-    r["turns"] = position.get("turn", 0)
-    r["reshuffles"] = position.get("reshuffles", 0)
-    r["hands_played"] = position.get("hands_played", 0)
-    r["undos"] = position.get("undos", 0)
-    r["totals"][:players] = position.get("totals", [0] * players)
-    r["hand_scores"][:players] = position.get("hand_scores", [0] * players)
-    winner = position.get("winner")
-    r["winner"] = -1 if winner is None else winner
-    r["rummy"] = position.get("rummy", False)
-    r["end_reason"] = END_NAMES.index(position.get("end_reason", "none"))
-    r["game_winners"][:players] = [seat in position.get("game_winners", []) for seat in range(players)]
-    illegal_by = position.get("illegal_by")
-    r["illegal_by"] = -1 if illegal_by is None else illegal_by
-    r["rng"] = position.get("rng", int(r["rng"]) or 0x9E3779B97F4A7C15)
+    with _key("known"):
+        if "known" in position:
+            for seat, known in enumerate(_per_seat_lists(position["known"], players)):
+                np.add.at(r["known"][seat], _parse_cards(known, types), 1)
+        elif taken is not None:
+            r["known"][int(r["current"]), int(r["taken"])] = 1
+    default_melded = [any(m.get("owner", 0) == seat for m in table) for seat in range(players)]
+    for key, field, default in (("has_played", "has_played", [False] * players),
+                                ("has_melded", "has_melded", default_melded),
+                                ("game_winners", None, [])):
+        with _key(key):
+            if field is not None:
+                r[field][:players] = _per_seat(get(key, default), players, bool)
+            else:
+                winners = [_seat(seat, players) for seat in get(key, default)]
+                r["game_winners"][:players] = [seat in winners for seat in range(players)]
+    for key, field, top in (("turn", "turns", 30000), ("reshuffles", "reshuffles", 30000),
+                            ("hands_played", "hands_played", 30000), ("undos", "undos", 127)):
+        with _key(key):
+            r[field] = _count(get(key, 0), top)
+    for key in ("totals", "hand_scores"):
+        with _key(key):
+            r[key][:players] = _per_seat(get(key, [0] * players), players, float)
+    for key in ("played_this_turn", "rummy"):
+        with _key(key):
+            if not isinstance(get(key, False), (bool, np.bool_)):
+                raise ValueError(f"{get(key)!r} is not a bool")
+    r["played_turn"] = get("played_this_turn", False)
+    r["rummy"] = get("rummy", False)
+    with _key("winner"):
+        r["winner"] = _seat(get("winner"), players, optional=True)
+    with _key("end_reason"):
+        r["end_reason"] = _name(get("end_reason", "none"), END_NAMES)
+    with _key("illegal_by"):
+        r["illegal_by"] = _seat(get("illegal_by"), players, optional=True)
+    with _key("rng"):
+        r["rng"] = _count(get("rng", int(r["rng"]) or 0x9E3779B97F4A7C15), 2**64 - 1)
     if engine.rami:
-        _load_rami(r, position, players, table)
+        _load_rami(r, position, players, table, types)
 
 
-def _load_rami(r, position: dict[str, Any], players: int, table: list[dict[str, Any]]) -> None:
+def _per_seat_lists(values: Any, players: int) -> list:
+    if not isinstance(values, (list, tuple)) or len(values) != players:
+        raise ValueError(f"expected one list of cards per seat ({players}), got {values!r}")
+    return list(values)
+
+
+def _load_rami(r, position: dict[str, Any], players: int, table: list[dict[str, Any]], types: int) -> None:
     """The rami51 fields; a hand-written position starts a clean turn (nothing tentative or pending)."""
-    r["first_turn"] = position.get("first_turn", False)
+    with _key("first_turn"):
+        if not isinstance(position.get("first_turn", False), (bool, np.bool_)):
+            raise ValueError(f"{position['first_turn']!r} is not a bool")
+        r["first_turn"] = position.get("first_turn", False)
     r["opened"][:] = 0
-    r["opened"][:players] = position.get("opened", [False] * players)
+    with _key("opened"):
+        r["opened"][:players] = _per_seat(position.get("opened", [False] * players), players, bool)
     for slot, meld in enumerate(table):
         r["slot_tentative"][slot] = meld.get("tentative", False)
         r["slot_pure"][slot] = PURE_BUT_JOKER if meld.get("pure_but_joker") else bool(meld.get("pure", False))
-    turn = position.get("turn_state", {})
-    for name in _TURN_SCALARS:
-        r[name] = turn.get(name, 0)
-    if "start_slots" not in turn:
-        r["start_slots"] = len(table)
-    if "opened_at_start" not in turn:
-        r["opened_at_start"] = r["opened"][int(r["current"])]
-    r["pending"][:] = 0
-    np.add.at(r["pending"], _parse_cards(turn.get("pending", [])), 1)
-    if position.get("taken") is not None and "taken_laid" not in turn:
-        r["taken_laid"] = 0
-    for name, value in turn.get("undo", {}).items():
-        r["u_" + name] = value
+    with _key("turn_state"):
+        turn = position.get("turn_state", {})
+        unknown = set(turn) - set(_TURN_SCALARS) - {"pending", "undo"}
+        if unknown:
+            raise ValueError(f"unknown entries {sorted(unknown)}")
+        for name in _TURN_SCALARS:
+            r[name] = turn.get(name, 0)
+        if "start_slots" not in turn:
+            r["start_slots"] = len(table)
+        if "opened_at_start" not in turn:
+            r["opened_at_start"] = r["opened"][int(r["current"])]
+        r["pending"][:] = 0
+        np.add.at(r["pending"], _parse_cards(turn.get("pending", []), types), 1)
+        if position.get("taken") is not None and "taken_laid" not in turn:
+            r["taken_laid"] = 0
+        for name, value in turn.get("undo", {}).items():
+            r["u_" + name] = value
 
 
 def _load_table(engine: "RummyEngine", r, table: list[dict[str, Any]]) -> None:
@@ -243,15 +349,23 @@ def _load_table(engine: "RummyEngine", r, table: list[dict[str, Any]]) -> None:
             lo, hi = meld["lo"], meld["hi"]
         r["slot_kind"][slot], r["slot_key"][slot], r["slot_lo"][slot], r["slot_hi"][slot] = kind, key, lo, hi
         r["slot_joker"][slot] = joker_at
-        r["slot_owner"][slot] = meld.get("owner", 0)
+        r["slot_owner"][slot] = _seat(meld.get("owner", 0), engine.rules.num_players)
         r["slot_count"][slot] = len(meld["cards"])
         np.add.at(r["slot_cards"][slot], meld["cards"], 1)
 
 
-def _parse_cards(values) -> list[int]:
+def _parse_cards(values, types: int) -> list[int]:
+    """Card types from names (``"AS 10H"``, ``["AS", "10H"]``) or ints, each checked to be ``0..types-1``."""
     if isinstance(values, str):
-        return cards.parse_many(values)
-    return [cards.parse(value) if isinstance(value, str) else int(value) for value in values]
+        parsed = cards.parse_many(values)
+    elif isinstance(values, (list, tuple)):
+        parsed = [cards.parse(value) if isinstance(value, str) else value for value in values]
+    else:
+        raise ValueError(f"{values!r} is not a list of cards")
+    for card in parsed:
+        if isinstance(card, (bool, np.bool_)) or not isinstance(card, (int, np.integer)) or not 0 <= card < types:
+            raise ValueError(f"{card!r} is not a card type 0..{types - 1} nor a card name")
+    return [int(card) for card in parsed]
 
 
 def snapshot_keys() -> list[str]:
