@@ -135,27 +135,28 @@ class RummyRules:
     ``max_undos_per_turn``                        1                    undo budget per turn (B19, R24)
     ``dead_round_scoring``                        "none"               or "lowest_hand_wins" (basic) /
                                                                        "hand_penalties" (rami51)
-    ``game_end_mode``                             "target"/"threshold" or "hands" / "rounds" (B14 / R22)
+    ``game_end_mode``                             "target" /           or "hands" / "rounds" (B14 / R22)
+                                                  "threshold"
     ``first_dealer``                              "random"             or a seat index (B4, R4)
     ============================================  ===================  ======================================
 
     Rules knobs (basic only):
 
-    ============================================  =========  ===============================================
-    ``hand_size_by_players``                      10/7/7/6/6 cards dealt per player count (B4); ``n*h+1 <= 52``
-                                                             (``hand_size`` is resolved from it)
-    ``ace_high_or_low``                           False      an ace may also sit above the king (B15)
-    ``ace_high_scoring_value``                    15         value of an ace in hand when aces may be high
-    ``round_the_corner``                          False      runs wrap K-A-2 (needs ``ace_high_or_low``)
-    ``must_discard_to_go_out``                    False      the last card must be discarded (B10)
-    ``forbid_discarding_card_taken_from_discard`` True       B7 / AB1
-    ``going_rummy_multiplier``                    2          B13
-    ``must_meld_before_layoff``                   False      lay off only after one's own first meld (B9)
-    ``target_score``                              150        game ends when a total reaches it
-    ``num_hands``                                 None       number of hands in "hands" mode
-    ``max_hands``                                 100        the game ends after this many hands anyway
-    ``two_player_winner_deals``                   False      2 players: the hand's winner deals next (B5)
-    ============================================  =========  ===============================================
+    ==============================================  =========  ===============================================
+    ``hand_size_by_players``                        (B4)       cards dealt per player count, 10/7/7/6/6; ``n*h+1 <= 52``
+                                                               (``hand_size`` is resolved from it)
+    ``ace_high_or_low``                             False      an ace may also sit above the king (B15)
+    ``ace_high_scoring_value``                      15         value of an ace in hand when aces may be high
+    ``round_the_corner``                            False      runs wrap K-A-2 (needs ``ace_high_or_low``)
+    ``must_discard_to_go_out``                      False      the last card must be discarded (B10)
+    ``forbid_discarding_card_taken_from_discard``   True       B7 / AB1
+    ``going_rummy_multiplier``                      2          B13
+    ``must_meld_before_layoff``                     False      lay off only after one's own first meld (B9)
+    ``target_score``                                150        game ends when a total reaches it
+    ``num_hands``                                   None       number of hands in "hands" mode
+    ``max_hands``                                   100        the game ends after this many hands anyway
+    ``two_player_winner_deals``                     False      2 players: the hand's winner deals next (B5)
+    ==============================================  =========  ===============================================
 
     Rules knobs (rami51 only; values in brackets are those the ``lebanese`` preset turns on):
 
@@ -199,7 +200,7 @@ class RummyRules:
     ``joker_run_requires_burnt``                False [True]   R21.2, AL2
     ``burnt_includes_discard_pile``             False          AL2
     ``discard_pickup_min_lay``                  None [71]      R21.3, AL3
-    ``discard_pickup_min_lay_scope``            "opening_only" or "every_pickup" (AL3)
+    ``discard_pickup_min_lay_scope``            opening_only   or "every_pickup" (AL3)
     ``all_at_once_joker_scaling``               None [0:2,     ((jokers, factor), ...) replacing the
                                                 1:1.5, 2:1]    all-at-once rule of R19 (R21.5, AL5)
     ``half_point_rounding``                     "exact"        or "ceil" / "floor" (R21.5)

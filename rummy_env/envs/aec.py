@@ -48,8 +48,9 @@ others only their sizes and the cards publicly known to be in them (``rummy_env.
 
 Version History
 
-- v0 (rummy_env 0.1.0): initial release; rulesets basic and rami51 (with the Lebanese "14"); see
-  CHANGELOG.md for the changes since.
+- v0 (rummy_env 0.1.0): initial release: rulesets basic and rami51 (with the Lebanese "14").
+  Unreleased, same version (games and rewards unchanged): infos hold numbers and arrays only, and
+  ``render_observer`` renders one player's view. CHANGELOG.md lists every change.
 """
 
 from __future__ import annotations
