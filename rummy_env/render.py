@@ -70,6 +70,11 @@ def meld_in_order(meld: dict[str, Any]) -> list[int]:
     return ordered + leftovers  # empty unless the record's ends disagree with its cards
 
 
+def count(number: int, noun: str) -> str:
+    """``"1 card"``, ``"3 cards"``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
     """``player_0 …`` or the given names, one per seat."""
     return list(names) if names is not None else [f"player_{seat}" for seat in range(players)]
@@ -88,7 +93,7 @@ def describe(snap: dict[str, Any], observer: int | None = None, names: Sequence[
              f"dealer {who[snap['dealer']]} · to act {who[snap['current']]}"]
     discard = snap["discard"]
     shown = " ".join(cards.symbol(card) for card in discard[-PILE_SHOWN:])
-    lines.append(f"stock {len(snap['stock'])} cards · discard pile {len(discard)} cards"
+    lines.append(f"stock {count(len(snap['stock']), 'card')} · discard pile {count(len(discard), 'card')}"
                  + (f": {'… ' if len(discard) > PILE_SHOWN else ''}{shown} (top {cards.symbol(discard[-1])})"
                     if discard else ""))
     for seat, hand in enumerate(snap["hands"]):
@@ -99,7 +104,7 @@ def describe(snap: dict[str, Any], observer: int | None = None, names: Sequence[
             cards_text = grouped_symbols(hand) if seat == observer else symbols(hand)
         else:
             known = snap["known"][seat]
-            cards_text = f"{len(hand)} card{'s' if len(hand) != 1 else ''}" + (f" (known: {symbols(known)})" if known and observer is not None else "")
+            cards_text = count(len(hand), "card") + (f" (known: {symbols(known)})" if known and observer is not None else "")
         lines.append(f"{marker} {who[seat]} [{snap['totals'][seat]:>4} pts{opened}] {cards_text}")
     if snap["table"]:
         lines.append("table:")

@@ -172,6 +172,8 @@ const last = data.frames.length - 1;
 let current = 0, timer = null;
 const $ = (id) => document.getElementById(id);
 
+function symbol(name) { return name === "JK" ? "JK" : name.slice(0, -1) + SUITS[name.slice(-1)]; }
+
 function cardElement(name, extra) {
   const el = document.createElement("span");
   el.className = "card" + (extra ? " " + extra : "");
@@ -200,9 +202,9 @@ function show(k) {
   const f = data.frames[current];
   const toAct = f.current === null ? "—" : data.names[f.current];
   $("status").textContent = data.round_word + " " + f.hand + " · turn " + f.turn + " · phase " + f.phase +
-    " · dealer " + data.names[f.dealer] + " · to act " + toAct + (f.taken ? " · taken from the pile: " + f.taken : "");
+    " · dealer " + data.names[f.dealer] + " · to act " + toAct + (f.taken ? " · taken from the pile: " + symbol(f.taken) : "");
   $("stock").textContent = f.stock;
-  $("pile-size").textContent = "(" + f.pile_size + " cards" + (f.pile_size > f.pile.length ? ", last " + f.pile.length + " shown" : "") + ")";
+  $("pile-size").textContent = "(" + f.pile_size + (f.pile_size === 1 ? " card" : " cards") + (f.pile_size > f.pile.length ? ", last " + f.pile.length + " shown" : "") + ")";
   $("pile").replaceChildren(...cardsBox(f.pile, true).childNodes);
   const seats = f.hands.map((hand, seat) => {
     const el = document.createElement("div");
