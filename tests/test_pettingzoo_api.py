@@ -115,7 +115,8 @@ def test_reset_with_a_seed_reproduces_the_episode(players):
         trace = []
         for agent in env.agent_iter(max_iter=400):
             obs, reward, term, trunc, info = env.last()
-            trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term, json.dumps(info)))
+            trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term,
+                          json.dumps(info, default=np.ndarray.tolist)))
             env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         runs.append(trace)
     assert runs[0] == runs[1]

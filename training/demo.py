@@ -17,11 +17,12 @@ import argparse
 import time
 from pathlib import Path
 
+from rummy_env import assets
 from rummy_env.training.evaluate import run_league
 from rummy_env.training.ppo_selfplay import fresh_out_dir, load_config, make_env_rules, train
 
-DEFAULT_CONFIG = "configs/ppo/basic_2p.toml"
-SHIPPED_CHECKPOINT = Path("checkpoints/basic_2p.pt")
+DEFAULT_CONFIG = "basic_2p"          # configs/ppo/basic_2p.toml, found by rummy_env.assets
+SHIPPED_CHECKPOINT = "basic_2p"      # checkpoints/basic_2p.pt
 
 
 def main() -> None:
@@ -44,7 +45,7 @@ def main() -> None:
     print(f"   trained {trainer.global_step:,} steps in {seconds:,.0f} s ({trainer.global_step / seconds:,.0f} steps/s)\n")
 
     specs = [f"ppo:{args.out / 'policy.pt'}"]
-    if SHIPPED_CHECKPOINT.is_file():
+    if SHIPPED_CHECKPOINT in assets.checkpoint_names():
         specs.append(f"ppo:{SHIPPED_CHECKPOINT}")
     specs += ["heuristic", "random"]
     print(f"2. Arena: {', '.join(specs)}; {args.games} games per pairing, seed {args.seed}")

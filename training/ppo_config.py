@@ -18,6 +18,7 @@ import tomllib
 import typing
 from typing import Any
 
+from rummy_env import assets
 from rummy_env.rules import PRESETS, RummyRules, make_rules
 
 OPPONENT_KINDS = ("self", "past", "heuristic", "random")
@@ -88,10 +89,11 @@ _RANGES: dict[str, tuple[float, float, bool]] = {
 
 
 def load_config(path: str | None, **overrides: Any) -> PPOConfig:
-    """A checked ``PPOConfig`` from a TOML file and overrides (``None`` = keep)."""
+    """A checked ``PPOConfig`` from a TOML file (a path, or the name of a shipped config such as
+    ``"basic_2p"``, ``rummy_env.assets``) and overrides (``None`` = keep)."""
     values: dict[str, Any] = {}
     if path is not None:
-        with open(path, "rb") as file:
+        with open(assets.find("ppo", path), "rb") as file:
             values = tomllib.load(file)
     values.update({k: v for k, v in overrides.items() if v is not None})
     return config_from_dict(values, source=path or "overrides")

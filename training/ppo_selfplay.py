@@ -72,7 +72,7 @@ from rummy_env.rules import RummyRules, make_rules  # noqa: E402
 from rummy_env.training.ppo_config import (OPPONENT_KINDS, PPOConfig, check_config_values,  # noqa: E402,F401
                                            config_from_dict, load_config)
 
-DEFAULT_CONFIG = "configs/ppo/basic_2p.toml"
+DEFAULT_CONFIG = "basic_2p"  # configs/ppo/basic_2p.toml, shipped with the package (rummy_env.assets)
 CHECKPOINT_KEYS = ("format", "model", "optimizer", "config", "rules", "global_step", "update", "rng", "pool", "games")
 
 
@@ -382,8 +382,8 @@ def resume_config(checkpoint: str, config_path: str | None, **overrides: Any) ->
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", help=f"TOML config (see PPOConfig; default {DEFAULT_CONFIG}, or with --resume "
-                                         "the checkpoint's own)")
+    parser.add_argument("--config", help="TOML config (see PPOConfig): a path or the name of a shipped one (basic_2p, "
+                                         f"rami51_2p); default {DEFAULT_CONFIG}, or with --resume the checkpoint's own")
     parser.add_argument("--total-steps", type=int, help="override the config's total env steps")
     parser.add_argument("--out", default="runs/ppo", help="directory for checkpoints, policy.pt and logs (a new "
                                                           "run needs a new or empty one)")

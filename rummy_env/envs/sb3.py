@@ -11,7 +11,7 @@ The engine runs its one-thread kernels here by default (``parallel=False``): bes
 the env is a few percent of the step, and numba's thread pool would compete with torch's for the
 cores (measured: about a quarter slower rollouts on 2 cores).
 
-Requires ``pip install -e ".[train]"`` (stable-baselines3).
+Requires the ``train`` extra (``pip install "rummy_env[train]"``: stable-baselines3).
 
 >>> from rummy_env.envs.sb3 import RummySB3VecEnv
 >>> from sb3_contrib import MaskablePPO
@@ -24,7 +24,11 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
+
+from rummy_env.extras import needs_extra
+
+with needs_extra("train", "RummySB3VecEnv"):
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
 from rummy_env.envs.single_agent import Opponent, RummyGymVectorEnv
 from rummy_env.inputs import as_actions
