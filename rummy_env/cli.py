@@ -1,6 +1,6 @@
 """The ``rummy`` command (also ``python -m rummy_env``): play, replay, arena, train.
 
-    rummy play --rules basic --players 3 --opponents heuristic,ppo:checkpoints/basic_2p.pt
+    rummy play --rules basic --players 3 --opponents heuristic,ppo:basic_2p
     rummy play --rules rami51 --opponents heuristic --save game.json
     rummy replay game.json --to 40             # the moves up to 40 and the position after it, as text
     rummy replay game.json --html game.html    # a self-contained page that steps through the game
@@ -123,7 +123,8 @@ def parser() -> argparse.ArgumentParser:
     game.add_argument("--rules", help="preset (basic, rami51, lebanese14) or a rules TOML file (default basic)")
     game.add_argument("--players", type=int, help="number of players, you included (default 2)")
     game.add_argument("--opponents", help="agent specs: one for every opponent, or one per opponent seat, comma-separated: "
-                                          "random, greedy, heuristic, ppo:PATH, sb3:PATH (default heuristic)")
+                                          "random, greedy, heuristic, ppo:PATH (or the shipped ppo:basic_2p, ppo:rami51_2p), sb3:PATH "
+                                          "(default heuristic)")
     game.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     game.add_argument("--seed", type=int, help="the game's seed (default: a fresh one, shown at the start)")
     game.add_argument("--episode", choices=("hand", "game"), help="play one hand or a whole game (default game)")

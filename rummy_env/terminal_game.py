@@ -1,6 +1,6 @@
 """``rummy play``: a person plays against bots in the terminal.
 
-    rummy play --rules basic --players 3 --opponents heuristic,ppo:checkpoints/basic_2p.pt
+    rummy play --rules basic --players 3 --opponents heuristic,ppo:basic_2p
     rummy play --rules rami51 --opponents heuristic --save my_game.json
     rummy play --resume my_game.json
 
