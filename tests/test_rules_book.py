@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "docs" / "rules.md"
 # a rule id: B7, R11.5, AR12, E86, EG3 … (not part of a longer word, a hex colour or a ruff code)
 RULE_ID = re.compile(r"(?<![\w#.\-/])(AB|AR|AL|EG|B|R|E|G)(\d+)(\.\d+)?(?![\w])")
-NOT_RULES = re.compile(r"noqa:[ A-Z0-9,]*")  # "# noqa: E402" names a lint code
+NOT_RULES = re.compile(r"noqa:[ A-Z0-9,]*")  # a lint directive (noqa then a code such as E402), not a rule
 
 
 def cited_files() -> list[Path]:
