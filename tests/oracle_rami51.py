@@ -55,8 +55,9 @@ I7  (R16, AR20) The all-at-once out requires the pure run iff ``opening_requires
     ``all_at_once_requires_pure_run``; nothing is re-checked when the player committed earlier in the turn, except
     ``touched_table`` (I4).  An out by a player opened at turn start is an ordinary out.
 I8  (R10, R11.1) ``turn_points`` counts R10 values of OWN cards laid this turn (MELD own copies, LAY_OFF own
-    copies, the natural of a SWAP) at the position/suit they take in the meld; pending cards (TAKE) and freed
-    jokers never count.  Ace: ``ace_fixed_value`` if set, else 11 in a set or at run position 14, else 1 (so a
+    copies, the natural of a SWAP) that are on the table now, valued where they sit now (``St.mine``: a card
+    taken back by TAKE, or a joker freed by SWAP, stops counting; a circular run's ace is 11 once a K precedes
+    it); pending cards (TAKE) and freed jokers never count.  Ace: ``ace_fixed_value`` if set, else 11 in a set or at run position 14, else 1 (so a
     circular run's ace is 11 exactly when it follows a K, AR11).  Joker: per ``joker_opening_value``; a joker of a
     3-card joker set "represents" its rank (same value for every suit).
 I9  (R11.2, AR8, E42) The pure run is a run CREATED by a MELD this turn from three own copies (any copies with
@@ -360,13 +361,14 @@ def meld_from_dict(d: dict):
 
 class St:
     """Mutable-by-copy turn state (see module docstring)."""
-    __slots__ = ("own", "pend", "freed", "table", "opened", "tent", "undos", "pts", "pslots", "tlaid", "touched", "jl")
+    __slots__ = ("own", "pend", "freed", "table", "opened", "tent", "undos", "pts", "pslots", "tlaid", "touched", "jl",
+                 "mine")
 
     def copy(self) -> "St":
         n = St.__new__(St)
         n.own = list(self.own); n.pend = list(self.pend); n.freed = self.freed; n.table = list(self.table)
         n.opened = self.opened; n.tent = self.tent; n.undos = self.undos; n.pts = self.pts; n.pslots = self.pslots
-        n.tlaid = self.tlaid; n.touched = self.touched; n.jl = self.jl
+        n.tlaid = self.tlaid; n.touched = self.touched; n.jl = self.jl; n.mine = self.mine
         return n
 
     def hand_n(self) -> int:
@@ -440,6 +442,32 @@ class Search:
         if self.jov == "zero":
             return 0
         return int(self.jov)
+
+    def points(self, st: St) -> int:
+        """I8: the R10 value of the own cards laid this turn, where they sit on the table now."""
+        total = 0
+        for s, t, p in st.mine:
+            m = st.table[s]
+            if m[0] == "S":
+                total += self.joker_value(self.nat_value_set(m[1])) if t == JOKER else self.nat_value_set(m[1])
+            elif t == JOKER:
+                total += self.joker_value(self.nat_value_run(m[4]))
+            else:
+                if p is None:        # circular runs renumber: find the card's one position
+                    p = next(q for q in range(m[2], m[3] + 1) if q != m[4] and pos_type(m[1], q) == t)
+                total += self.nat_value_run(p)
+        return total
+
+    def laid(self, n: St, s: int, t: int, p: Optional[int] = None) -> None:
+        """An own card ``t`` laid on slot ``s`` (at run position ``p``, kept unless runs are circular)."""
+        n.mine = n.mine + ((s, t, None if self.circular else p),)
+
+    def unlaid(self, n: St, s: int, t: int, p: Optional[int] = None) -> None:
+        """Card ``t`` (at run position ``p``) leaves slot ``s``: if it was laid this turn, it stops counting."""
+        for k, (s2, t2, p2) in enumerate(n.mine):
+            if s2 == s and t2 == t and (p2 is None or p is None or p2 == p):
+                n.mine = n.mine[:k] + n.mine[k + 1:]
+                return
 
     def max_card_value(self, t: int) -> int:
         if t == JOKER:
@@ -529,24 +557,20 @@ class Search:
                 if jpos and not self.burnt_ok(st, pos_type(suit, jpos)):
                     continue
                 meld = ("R", suit, lo, hi, jpos, self.me)
-                pts = 0
                 for t in own_used:
-                    if t == JOKER:
-                        pts += self.joker_value(self.nat_value_run(jpos))
-                    else:
-                        p = next(q for q in range(lo, hi + 1) if pos_type(suit, q) == t and q != jpos)
-                        pts += self.nat_value_run(p)
+                    p = None if t == JOKER else next(q for q in range(lo, hi + 1) if pos_type(suit, q) == t and q != jpos)
+                    self.laid(n, slot, t, p)
                 if not jpos and (len(own_used) == 3 or not self.pure_own_only):
                     n.pslots = st.pslots | {slot}
             else:
                 _, rank, mask, jk, js = tmpl
                 meld = ("S", rank, mask, jk, js, self.me)
-                pts = sum(self.joker_value(self.nat_value_set(rank)) if t == JOKER else self.nat_value_set(rank)
-                          for t in own_used)
-            n.pts += pts
+                for t in own_used:
+                    self.laid(n, slot, t)
             if self.taken is not None and self.taken in own_used:
                 n.tlaid = True
             n.table[slot] = meld
+            n.pts = self.points(n)
             self._mark_tentative(n, None)
             yield self.lay.meld_id(m), n, None
 
@@ -578,10 +602,11 @@ class Search:
                     p, nlo, nhi, nj = ends[0]
                     n = st.copy()
                     n.own[t] -= 1
-                    n.pts += self.nat_value_run(p + (13 if self.circular and p < 1 else 0))
+                    self.laid(n, s, t, p)
                     if self.taken == t:
                         n.tlaid = True
                     n.table[s] = ("R", suit, nlo, nhi, nj, owner)
+                    n.pts = self.points(n)
                     self._mark_tentative(n, s)
                     yield self.lay.lay_id(s, t), n, s
                 if has_jk and not jpos and mine:
@@ -598,11 +623,12 @@ class Search:
                             n.freed -= 1
                         else:
                             n.own[JOKER] -= 1
-                            n.pts += self.joker_value(self.nat_value_run(nj))
+                            self.laid(n, s, JOKER)
                             if self.taken == JOKER:       # I3: an own copy of the taken type laid off
                                 n.tlaid = True
                         n.jl += 1
                         n.table[s] = ("R", suit, nlo, nhi, nj, owner)
+                        n.pts = self.points(n)
                         self._mark_tentative(n, s)
                         yield self.lay.lay_id(s, c), n, s
             else:
@@ -619,10 +645,11 @@ class Search:
                         njs = [q for q in range(4) if not nmask >> q & 1][0]
                     n = st.copy()
                     n.own[t] -= 1
-                    n.pts += self.nat_value_set(rank)
+                    self.laid(n, s, t)
                     if self.taken == t:
                         n.tlaid = True
                     n.table[s] = ("S", rank, nmask, jk, njs, owner)
+                    n.pts = self.points(n)
                     self._mark_tentative(n, s)
                     yield self.lay.lay_id(s, t), n, s
                 if has_jk and not jk and (mine or self.jk_opp_set):
@@ -631,12 +658,13 @@ class Search:
                         n.freed -= 1
                     else:
                         n.own[JOKER] -= 1
-                        n.pts += self.joker_value(self.nat_value_set(rank))
+                        self.laid(n, s, JOKER)
                         if self.taken == JOKER:           # I3
                             n.tlaid = True
                     n.jl += 1
                     njs = [q for q in range(4) if not mask >> q & 1][0]
                     n.table[s] = ("S", rank, mask, True, njs, owner)
+                    n.pts = self.points(n)
                     self._mark_tentative(n, s)
                     yield self.lay.lay_id(s, 52), n, s
 
@@ -664,7 +692,9 @@ class Search:
                     nlo, nhi, nj = self.norm(nlo, nhi, nj)
                     n = st.copy()
                     n.pend[card] += 1
+                    self.unlaid(n, s, card, None if card == JOKER else p)
                     n.table[s] = ("R", suit, nlo, nhi, nj, owner)
+                    n.pts = self.points(n)
                     self._mark_tentative(n, s)
                     yield self.lay.take_id(s, k), n, s
             else:
@@ -680,7 +710,9 @@ class Search:
                         card, nmask, njk = JOKER, mask, False
                     n = st.copy()
                     n.pend[card] += 1
+                    self.unlaid(n, s, card)
                     n.table[s] = ("S", rank, nmask, njk, -1, owner)
+                    n.pts = self.points(n)
                     self._mark_tentative(n, s)
                     yield self.lay.take_id(s, k), n, s
 
@@ -696,24 +728,24 @@ class Search:
                 if not jpos:
                     continue
                 nat = pos_type(suit, jpos)
-                pts = self.nat_value_run(jpos)
                 new = ("R", suit, lo, hi, 0, owner)
             else:
                 _, rank, mask, jk, js, owner = m
                 if not jk or js < 0:
                     continue
                 nat = card_type(rank, js)
-                pts = self.nat_value_set(rank)
                 new = ("S", rank, mask | (1 << js), False, -1, owner)
             if not st.own[nat]:
                 continue
             n = st.copy()
             n.own[nat] -= 1
             n.freed += 1
-            n.pts += pts
+            self.unlaid(n, s, JOKER)
+            self.laid(n, s, nat, m[4] if m[0] == "R" else None)
             if self.taken == nat:
                 n.tlaid = True
             n.table[s] = new
+            n.pts = self.points(n)
             self._mark_tentative(n, s)
             yield self.lay.swap_id(s), n, s
 
@@ -792,6 +824,7 @@ class Search:
         opened = st.opened
         return (tuple(st.own), tuple(st.pend), st.freed, tab, opened, st.tent, st.undos,
                 min(st.pts, self.pts_cap) if (not opened or self.dpml_every) else 0,
+                tuple(sorted(st.mine)) if (not opened or self.dpml_every) else (),
                 self.is_pure(st) and not opened, st.tlaid, st.touched)
 
     def must_open(self, st: St) -> bool:
@@ -836,6 +869,8 @@ class Search:
             if need > st.pts:
                 ub = st.pts + sum(st.own[t] * self.max_card_value(t) for t in range(NT)
                                   if st.own[t] and self._placeable(st, t, avail))
+                if self.circular and self.ace_fixed is None:   # a K laid before an own low ace makes it 11 (I8)
+                    ub += 10 * sum(1 for s, t, _ in st.mine if st.table[s][0] == "R" and (t == JOKER or rank_of(t) == 1))
                 if ub < need:
                     return True
             if self.open_pure and self.aao_pure and not self.is_pure(st) and not self._pure_possible(st):
@@ -1132,6 +1167,7 @@ class RamiTurn:
         st.tent = False
         st.undos = 0
         st.pts = 0
+        st.mine = ()
         st.pslots = frozenset()
         st.tlaid = False
         st.touched = False

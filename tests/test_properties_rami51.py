@@ -50,6 +50,8 @@ from hypothesis import strategies as st
 from rummy_env import RummyEngine, RummyRules
 from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, UNDO
 
+from opening_tally import OpeningTally
+
 try:  # tests/ is put on sys.path by conftest.py
     import oracle_rami51 as O
 except ImportError:  # pragma: no cover
@@ -427,6 +429,7 @@ def play_round_checked(preset: str, knobs: dict, seed: int, bias: float, *, orac
             turn_actions = []
             hand_after_draw = len(snap["hands"][snap["current"]]) + (snap["phase"] == "draw")
             turn = O.RamiTurn(snap, rules, layoff_prefer="high") if oracle else None
+            tally = OpeningTally(rules, lay)
             stats["turns"] += 1
         engine_legal = {int(a) for a in np.flatnonzero(mask_row)}
         compared = False
@@ -464,6 +467,7 @@ def play_round_checked(preset: str, knobs: dict, seed: int, bias: float, *, orac
         where = repro(preset, knobs, seed, bias, step - 1) + (
             f" action {action} ({eng.action_to_str(action)}); turn actions "
             f"{[eng.action_to_str(a) for a in turn_actions]}\nturn-start position:\n{show(turn_start)}")
+        check_opening_count(rules, tally, action, pre, post, turn_start, stats, where)
         if action in (DRAW_STOCK, DRAW_DISCARD):
             hand_after_draw = len(pre["hands"][me]) + 1
         assert len(turn_actions) <= turn_action_bound(rules, hand_after_draw), f"turn too long{where}"
@@ -503,6 +507,37 @@ def play_round_checked(preset: str, knobs: dict, seed: int, bias: float, *, orac
             turn, turn_start = None, None
         snap = post
     return eng, actions, stats
+
+
+def check_opening_count(rules: RummyRules, tally: OpeningTally, action: int, pre: dict, post: dict, turn_start: dict,
+                        stats: Stats, where: str) -> None:
+    """The R10 oracle (R11.1, R16): at every accepted COMMIT and every all-at-once out, the engine's count equals
+    the R10 value of the own cards laid this turn, recomputed from the table (``OpeningTally``), and meets the
+    threshold the rules ask for."""
+    if action in (DRAW_STOCK, DRAW_DISCARD):
+        return
+    me = pre["current"]
+    tally.apply(action, pre, post)
+    threshold = rules.opening_threshold
+    if pre["taken"] is not None and rules.discard_pickup_min_lay is not None:
+        threshold = rules.discard_pickup_min_lay
+    if action == COMMIT:
+        counted = tally.points(pre["table"])
+        assert counted == pre["turn_state"]["turn_points"], (
+            f"COMMIT judged on {pre['turn_state']['turn_points']} points; the table holds {counted}{where}")
+        assert counted >= threshold, f"COMMIT accepted with {counted} < {threshold} points{where}"
+        stats["commits_checked"] += 1
+        return
+    out = post["hands_played"] != pre["hands_played"] and post["end_reason"] == "out" and post["winner"] == me
+    all_at_once = out and not turn_start["opened"][me] and not pre["opened"][me]   # no COMMIT earlier this turn
+    if not all_at_once or post["phase"] not in OVER_PHASES:   # "game" episodes deal the next round at once
+        return
+    counted = tally.points(post["table"])
+    assert counted == post["turn_state"]["turn_points"], (
+        f"all-at-once out judged on {post['turn_state']['turn_points']} points; the table holds {counted}{where}")
+    if rules.all_at_once_requires_opening_criteria:
+        assert counted >= threshold, f"all-at-once out accepted with {counted} < {threshold} points{where}"
+    stats["aao_checked"] += 1
 
 
 def check_effect(eng: RummyEngine, rules: RummyRules, pre: dict, post: dict, turn: O.RamiTurn, action: int,
@@ -922,3 +957,20 @@ def test_pinned_take_then_lay_off_the_other_copy():
         '{"num_players": 4, "phase": "draw", "current": 0, "dealer": 3, "hands": [[15, 22, 23, 26, 28, 34, 40, 44, 50, 50], [1, 3, 11, 14, 25, 25, 30], [9, 14, 21, 21, 26, 41, 51], [2, 4, 5, 7, 43, 48]], "stock": [10, 40, 33, 46, 30, 31, 49, 39, 52, 41, 32, 52, 8, 0, 17, 16, 13, 29, 17, 12, 28, 0, 38, 47, 42, 51, 13, 11, 18, 1, 22, 24, 24, 15, 43, 20, 48, 9, 45, 19, 20, 47, 2, 37, 27, 39, 6, 8, 16, 19, 52], "discard": [27, 4, 12, 7, 46], "table": [{"owner": 3, "kind": "set", "cards": [3, 29, 42], "lo": 4, "hi": 4, "joker_at": null}, {"owner": 0, "kind": "set", "cards": [6, 45, 52], "lo": 7, "hi": 7, "joker_at": null}, {"owner": 1, "kind": "set", "cards": [10, 23, 36, 49], "lo": 11, "hi": 11, "joker_at": null}, {"owner": 1, "kind": "run", "cards": [32, 33, 34, 35], "lo": 7, "hi": 10, "joker_at": null}, {"owner": 2, "kind": "set", "cards": [5, 18, 31, 44], "lo": 6, "hi": 6, "joker_at": null}, {"owner": 3, "kind": "run", "cards": [35, 36, 37, 38], "lo": 10, "hi": 13, "joker_at": null}], "turn": 5, "first_turn": false, "opened": [true, true, true, true]}',
         [0, 2293])
     replay_against_oracle(preset, knobs, json.loads(position), actions)
+
+
+def test_the_opening_count_oracle_sees_commits_and_all_at_once_outs():
+    """The R10 oracle of ``check_opening_count`` is not vacuous: easy openings give COMMITs, and relaxed
+    all-at-once criteria (a laying below them can only go out) give all-at-once outs, each judged on the points
+    recomputed from the table."""
+    easy = {"num_players": 2, "hand_size": 7, "opening_threshold": 10, "opening_requires_pure_run": False,
+            "max_turns_per_round": 40}
+    relaxed = {"num_players": 2, "hand_size": 7, "all_at_once_requires_opening_criteria": False,
+               "all_at_once_requires_pure_run": False, "max_turns_per_round": 40}
+    stats = Stats()
+    for seed in range(80):
+        knobs = easy if not stats["commits_checked"] else relaxed
+        play_round_checked("rami51", knobs, seed, (0.9, 0.5)[seed % 2], oracle=False, stats=stats)
+        if stats["commits_checked"] and stats["aao_checked"]:
+            break
+    assert stats["commits_checked"] > 0 and stats["aao_checked"] > 0, dict(stats)

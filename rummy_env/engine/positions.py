@@ -31,7 +31,8 @@ Ruleset ``rami51`` adds (card type 52 is the joker; cards appear once per copy):
                        ``"pure_but_joker"``: a pure run of this turn holding a laid-off joker
                        (pure again if the joker is taken back)
 ``turn_state``         the turn's bookkeeping (pending cards, freed jokers, tentative plays,
-                       points, …) and ``undo``, the position an UNDO returns to; restore-only
+                       points, ``own_laid``: per slot the own cards laid this turn, …) and
+                       ``undo``, the position an UNDO returns to; restore-only
 =====================  ==============================================================
 
 ``load`` accepts a partial position written by hand (only ``hands`` is required): cards it does not
@@ -123,6 +124,7 @@ def _rami_snapshot(r, players: int, table: list[dict[str, Any]]) -> dict[str, An
         meld["pure_but_joker"] = bool(r["slot_pure"][slot] == PURE_BUT_JOKER)
     turn = {name: int(r[name]) for name in _TURN_SCALARS}
     turn["pending"] = _cards_of(r["pending"])
+    turn["own_laid"] = [int(v) for v in r["slot_mine"][: len(table)]]
     turn["undo"] = {name[2:]: r[name].tolist() for name in r.dtype.names if name.startswith("u_")}
     return {"ruleset": "rami51", "first_turn": bool(r["first_turn"]),
             "opened": [bool(v) for v in r["opened"][:players]], "turn_state": turn}
@@ -317,7 +319,7 @@ def _load_rami(r, position: dict[str, Any], players: int, table: list[dict[str, 
         r["slot_pure"][slot] = PURE_BUT_JOKER if meld.get("pure_but_joker") else bool(meld.get("pure", False))
     with _key("turn_state"):
         turn = position.get("turn_state", {})
-        unknown = set(turn) - set(_TURN_SCALARS) - {"pending", "undo"}
+        unknown = set(turn) - set(_TURN_SCALARS) - {"pending", "own_laid", "undo"}
         if unknown:
             raise ValueError(f"unknown entries {sorted(unknown)}")
         for name in _TURN_SCALARS:
@@ -328,6 +330,9 @@ def _load_rami(r, position: dict[str, Any], players: int, table: list[dict[str, 
             r["opened_at_start"] = r["opened"][int(r["current"])]
         r["pending"][:] = 0
         np.add.at(r["pending"], _parse_cards(turn.get("pending", []), types), 1)
+        r["slot_mine"][:] = 0
+        own_laid = turn.get("own_laid", [])
+        r["slot_mine"][: len(own_laid)] = own_laid
         if position.get("taken") is not None and "taken_laid" not in turn:
             r["taken_laid"] = 0
         for name, value in turn.get("undo", {}).items():

@@ -447,6 +447,7 @@ def restore_turn(r) -> None:
     r.slot_cards[:, :] = r.u_slot_cards
     r.table_by_seat[:, :] = r.u_table_by_seat
     r.slot_tentative[:] = 0
+    r.slot_mine[:] = 0  # saved before the turn's first play: nothing laid this turn yet
 
 
 @nb.njit(**JIT)
@@ -459,23 +460,76 @@ def begin_play(r) -> None:
 
 
 @nb.njit(**JIT)
-def lay_card(r, slot: int, card: int, points: int) -> None:
-    """Move an own copy of ``card`` (or, the caller having booked it, a freed joker) from the
-    current player's hand onto ``slot`` and count it: ``points`` (R10), jokers laid (R21.5), the
-    taken card now on the table (R6)."""
-    p = r.current
+def leave_hand(r, p: int, card: int) -> None:
+    """One copy of ``card`` leaves seat ``p``'s hand face up: the public knows one copy fewer. Which
+    copy left is not public (two copies are identical), so ``known`` drops by one whatever the hand
+    holds; ``min(known, hand)`` would reveal a hidden second copy."""
     r.hand[p, card] -= 1
     r.hand_n[p] -= 1
-    if r.known[p, card] > r.hand[p, card]:  # the public sees this card leave
-        r.known[p, card] = r.hand[p, card]
+    if r.known[p, card] > 0:
+        r.known[p, card] -= 1
+
+
+@nb.njit(**JIT)
+def mine_cell(kind: int, card: int, position: int, cfg) -> int:
+    """Bit of ``slot_mine`` naming where a card sits in a meld: a set's natural by its suit, a run's
+    natural by its position (by its rank in a circular run, whose positions are renumbered), any
+    joker by bit 15 (one joker per meld, R9)."""
+    if card == JOKER:
+        return 15
+    if kind == KIND_SET:
+        return suit_of(card)
+    return rank_of(card) if cfg[C_CIRCULAR] else position
+
+
+@nb.njit(**JIT)
+def slot_points(r, slot: int, cfg) -> int:
+    """R10 points of the own cards the player to act laid on ``slot`` this turn (``slot_mine``),
+    valued where they sit now (R11.1): a circular run's ace is worth 11 once a king precedes it."""
+    mine = r.slot_mine[slot]
+    if mine == 0:
+        return 0
+    key = r.slot_key[slot]
+    total = 0
+    if r.slot_kind[slot] == KIND_SET:
+        for suit in range(4):
+            if mine & (1 << suit):
+                total += natural_points(suit * 13 + key - 1, 0, cfg)
+        if mine & (1 << 15):
+            total += joker_points(key - 1, 0, cfg)
+        return total
+    for position in range(r.slot_lo[slot], r.slot_hi[slot] + 1):
+        card = card_at(key, position)
+        if position == r.slot_joker[slot] and r.slot_cards[slot, JOKER] > 0:
+            if mine & (1 << 15):
+                total += joker_points(card, position, cfg)
+        elif mine & (1 << mine_cell(KIND_RUN, card, position, cfg)):
+            total += natural_points(card, position, cfg)
+    return total
+
+
+@nb.njit(**JIT)
+def lay_card(r, slot: int, card: int, position: int, cfg) -> None:
+    """Move an own copy of ``card`` from the current player's hand onto ``slot`` at ``position``
+    (a run position; 0 in a set) and book it: an own card laid this turn (``slot_mine``, counted by
+    ``slot_points``), jokers laid (R21.5), the taken card now on the table (R6). The caller
+    recounts the slot's points once the meld has its new shape."""
+    p = r.current
+    leave_hand(r, p, card)
     r.slot_cards[slot, card] += 1
     r.slot_count[slot] += 1
     r.table_by_seat[p, card] += 1
-    r.turn_points += points
+    r.slot_mine[slot] |= 1 << mine_cell(r.slot_kind[slot], card, position, cfg)
     if card == JOKER:
         r.turn_jokers += 1
     if card == r.taken:
         r.taken_laid = 1
+
+
+@nb.njit(**JIT)
+def recount(r, slot: int, before: int, cfg) -> None:
+    """The turn's points after a play changed ``slot``, whose own cards counted ``before``."""
+    r.turn_points += slot_points(r, slot, cfg) - before
 
 
 @nb.njit(**JIT)
@@ -493,15 +547,14 @@ def apply_meld(r, entry: int, catalogue, cfg) -> None:
     r.slot_owner[slot] = p
     r.slot_joker[slot] = joker_at if kind == KIND_RUN else -1
     r.slot_tentative[slot] = 0 if r.opened[p] else 1
+    r.slot_mine[slot] = 0
     all_own = True
     for k in range(3):
         card = catalogue[entry, k]
         position = lo + k if kind == KIND_RUN else 0
         if card == JOKER and r.freed_jokers > 0:
             r.freed_jokers -= 1
-            r.hand[p, JOKER] -= 1
-            r.hand_n[p] -= 1
-            r.known[p, JOKER] = min(r.known[p, JOKER], r.hand[p, JOKER])
+            leave_hand(r, p, JOKER)
             r.slot_cards[slot, JOKER] += 1
             r.slot_count[slot] += 1
             r.table_by_seat[p, JOKER] += 1
@@ -509,18 +562,14 @@ def apply_meld(r, entry: int, catalogue, cfg) -> None:
             all_own = False
         elif r.pending[card] > 0:
             r.pending[card] -= 1
-            r.hand[p, card] -= 1
-            r.hand_n[p] -= 1
-            r.known[p, card] = min(r.known[p, card], r.hand[p, card])
+            leave_hand(r, p, card)
             r.slot_cards[slot, card] += 1
             r.slot_count[slot] += 1
             r.table_by_seat[p, card] += 1
             all_own = False
-        elif card == JOKER:
-            rep = card_at(key, joker_at) if kind == KIND_RUN else key - 1
-            lay_card(r, slot, card, joker_points(rep, position, cfg))
         else:
-            lay_card(r, slot, card, natural_points(card, position, cfg))
+            lay_card(r, slot, card, position, cfg)
+    recount(r, slot, 0, cfg)
     pure_ok = all_own or not cfg[C_PURE_OWN_ONLY]
     r.slot_pure[slot] = PURE if kind == KIND_RUN and joker_at < 0 and pure_ok else 0
     r.played_turn = 1
@@ -531,35 +580,35 @@ def apply_lay_off(r, slot: int, code: int, cfg) -> None:
     begin_play(r)
     if slot < r.start_slots:
         r.touched_table = 1
-    key = r.slot_key[slot]
+    before = slot_points(r, slot, cfg)
     if code < JOKER:
         if r.slot_kind[slot] == KIND_SET:
-            lay_card(r, slot, code, natural_points(code, 0, cfg))
+            lay_card(r, slot, code, 0, cfg)
             if r.slot_cards[slot, JOKER] > 0 and r.slot_count[slot] == 4:
                 r.slot_joker[slot] = set_missing_suit(r, slot)
         else:
             position = natural_run_end(r, slot, code, cfg)
             extend_run(r, slot, position)
-            lay_card(r, slot, code, natural_points(code, position, cfg))
+            lay_card(r, slot, code, position, cfg)
     else:
-        freed = cfg[C_FREED_LAYOFF] and r.freed_jokers > 0
-        if r.slot_kind[slot] == KIND_SET:
-            points = joker_points(key - 1, 0, cfg)
-            position = -1
-        else:
-            position = run_end_position(r, slot, code == JOKER + 1, cfg)
-            points = joker_points(card_at(key, position), position, cfg)
-            if r.slot_pure[slot] == PURE:
-                r.slot_pure[slot] = PURE_BUT_JOKER
-        if freed:
+        position = 0 if r.slot_kind[slot] == KIND_SET else run_end_position(r, slot, code == JOKER + 1, cfg)
+        if r.slot_kind[slot] == KIND_RUN and r.slot_pure[slot] == PURE:
+            r.slot_pure[slot] = PURE_BUT_JOKER
+        if cfg[C_FREED_LAYOFF] and r.freed_jokers > 0:  # a freed joker is not an own card: no points
             r.freed_jokers -= 1
-            points = 0
-        lay_card(r, slot, JOKER, points)
+            leave_hand(r, r.current, JOKER)
+            r.slot_cards[slot, JOKER] += 1
+            r.slot_count[slot] += 1
+            r.table_by_seat[r.current, JOKER] += 1
+            r.turn_jokers += 1
+        else:
+            lay_card(r, slot, JOKER, position, cfg)
         if r.slot_kind[slot] == KIND_SET:
             r.slot_joker[slot] = set_missing_suit(r, slot)
         else:
             r.slot_joker[slot] = position
             extend_run(r, slot, position)
+    recount(r, slot, before, cfg)
     r.played_turn = 1
 
 
@@ -582,12 +631,18 @@ def extend_run(r, slot: int, position: int) -> None:
 
 
 @nb.njit(**JIT)
-def apply_take(r, slot: int, choice: int) -> None:
+def apply_take(r, slot: int, choice: int, cfg) -> None:
     p = r.current
     begin_play(r)
     if slot < r.start_slots:
         r.touched_table = 1
+    before = slot_points(r, slot, cfg)
     card = take_card(r, slot, choice)
+    if r.slot_kind[slot] == KIND_RUN:  # an own card laid this turn and taken back stops counting (R11.1, R13)
+        end = r.slot_lo[slot] if choice == 0 else r.slot_hi[slot]
+        r.slot_mine[slot] &= ~(1 << mine_cell(KIND_RUN, card, end, cfg))
+    else:
+        r.slot_mine[slot] &= ~(1 << mine_cell(KIND_SET, card, 0, cfg))
     if r.slot_kind[slot] == KIND_RUN:
         if choice == 0:
             r.slot_lo[slot] += 1
@@ -606,6 +661,7 @@ def apply_take(r, slot: int, choice: int) -> None:
         r.slot_joker[slot] = -1  # a 3-card set's joker is undetermined; a 4-card one lost its joker
     r.slot_cards[slot, card] -= 1
     r.slot_count[slot] -= 1
+    recount(r, slot, before, cfg)
     unlay(r, slot, card)
     r.hand[p, card] += 1
     r.hand_n[p] += 1
@@ -632,13 +688,16 @@ def apply_swap(r, slot: int, cfg) -> None:
     p = r.current
     if slot < r.start_slots:
         r.touched_table = 1
+    before = slot_points(r, slot, cfg)
     card = represented(r, slot)
     position = r.slot_joker[slot] if r.slot_kind[slot] == KIND_RUN else 0
     r.slot_joker[slot] = -1
     r.slot_cards[slot, JOKER] -= 1
     r.slot_count[slot] -= 1
+    r.slot_mine[slot] &= ~(1 << 15)
     unlay(r, slot, JOKER)
-    lay_card(r, slot, card, natural_points(card, position, cfg))
+    lay_card(r, slot, card, position, cfg)
+    recount(r, slot, before, cfg)
     r.hand[p, JOKER] += 1
     r.hand_n[p] += 1
     r.known[p, JOKER] += 1
@@ -666,7 +725,7 @@ def apply_play(r, action: int, catalogue, cfg) -> None:
         apply_lay_off(r, offset // cfg[C_LAYOFF_CODES], offset % cfg[C_LAYOFF_CODES], cfg)
     elif action < cfg[C_SWAP_OFFSET]:
         offset = action - cfg[C_TAKE_OFFSET]
-        apply_take(r, offset // 5, offset % 5)
+        apply_take(r, offset // 5, offset % 5, cfg)
     else:
         apply_swap(r, action - cfg[C_SWAP_OFFSET], cfg)
 
@@ -946,7 +1005,7 @@ def hopeless(r, catalogue, catalogue_bits, cfg) -> bool:
         return True
     if r.opened[p]:
         return False
-    bound = r.turn_points
+    bound = r.turn_points + ace_slack(r, cfg)
     unplaceable = 0
     for card in range(JOKER + 1):
         n = own(r, p, card)
@@ -965,6 +1024,19 @@ def hopeless(r, catalogue, catalogue_bits, cfg) -> bool:
     if (cfg[C_AAO_CRITERIA] and not points_ok) or (cfg[C_AAO_PURE] and not pure_ok):
         return True
     return unplaceable > (0 if cfg[C_FINAL_DISCARD] == 2 else 1)
+
+
+@nb.njit(**JIT)
+def ace_slack(r, cfg) -> int:
+    """Points the own cards already laid may still gain: in a circular run a king laid before a low ace
+    (or a joker standing for one) makes it worth 11 instead of 1 (R10, AR11)."""
+    if not cfg[C_CIRCULAR] or cfg[C_ACE_FIXED] > 0:
+        return 0
+    slack = 0
+    for slot in range(r.slot_n):
+        if r.slot_kind[slot] == KIND_RUN and r.slot_mine[slot] & ((1 << 1) | (1 << 15)):
+            slack += 10
+    return slack
 
 
 @nb.njit(**JIT)
@@ -1023,6 +1095,7 @@ def position_hash(r) -> np.uint64:
         h = (h ^ np.uint64(r.slot_count[slot] * 4096 + r.slot_lo[slot] * 64 + r.slot_hi[slot])) * prime
         h = (h ^ np.uint64(r.slot_joker[slot] + 64 + r.slot_pure[slot] * 256 + r.slot_key[slot] * 1024
                            + r.slot_kind[slot] * 32768)) * prime
+        h = (h ^ np.uint64(r.slot_mine[slot])) * prime
     if h == np.uint64(0):
         h = np.uint64(1)
     return h
@@ -1402,6 +1475,7 @@ def start_turn(r, work, catalogue, catalogue_bits, values, cfg) -> None:
     r.played_turn = 0
     r.start_slots = r.slot_n
     r.slot_pure[:] = 0
+    r.slot_mine[:] = 0
     r.slot_tentative[:] = 0
     r.opened_at_start = r.opened[p]
     if r.turns >= cfg[C_MAX_TURNS]:
@@ -1626,9 +1700,7 @@ def apply_row(r, action: int, work, catalogue, catalogue_bits, values, cfg, fcfg
     if action >= discard:
         code = action - discard
         card = code if code <= JOKER else code - JOKER - 1
-        r.hand[p, card] -= 1
-        r.hand_n[p] -= 1
-        r.known[p, card] = min(r.known[p, card], r.hand[p, card])
+        leave_hand(r, p, card)
         r.pile[r.pile_n] = card
         r.pile_n += 1
         if r.hand_n[p] == 0:

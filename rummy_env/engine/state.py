@@ -29,6 +29,8 @@ slot_cards        (S,T)     card counts per slot
 slot_joker        (S,)      where the slot's joker sits: a run position, a 4-card set's missing
                             suit; -1 for no joker or a 3-card joker set (rami51, R9)
 slot_tentative    (S,)      1 while the slot is a tentative play (rami51 opening)
+slot_mine         (S,)      own cards the player to act laid on the slot this turn (``rami.mine_cell``
+                            bits): they count toward the opening where they sit (R11.1)
 slot_pure         (S,)      1 for a run laid this turn with no joker, of own cards (R11.2, AR8); 2 while a
                             joker laid off on such a run is on it (pure again if it is taken back)
 table_by_seat     (P,T)     table cards by the seat that laid them
@@ -129,7 +131,8 @@ def _record_dtype(types: int, cards: int, slots: int, tentative: bool) -> np.dty
         ("taken_laid", np.int8), ("freed_jokers", np.int8), ("tentative", np.int8), ("touched_table", np.int8),
         ("start_slots", np.int8), ("doomed", np.int8), ("all_at_once", np.int8), ("joker_finish", np.int8),
         ("turn_jokers", np.int8), ("turn_points", np.int16),
-        ("pending", np.int8, (types,)), ("slot_pure", np.int8, (slots,)), ("search_gave_up", np.int32),
+        ("pending", np.int8, (types,)), ("slot_pure", np.int8, (slots,)), ("slot_mine", np.int32, (slots,)),
+        ("search_gave_up", np.int32),
     ]
     if tentative:  # the position before the first tentative play of the turn (R24)
         fields += [
