@@ -10,10 +10,13 @@ spec                   agent
                        ``ppo:NAME`` names a shipped one (``ppo:basic_2p``, ``ppo:rami51_2p``;
                        ``rummy_env.assets``), found without a repository path
 ``sb3:PATH``           ``SB3Agent.load(PATH, rules)``: a ``MaskablePPO`` zip of ``training/train_sb3.py``
+``rllib:PATH``         ``RLlibAgent.load(PATH, rules)``: a run folder of ``training/train_rllib.py`` (its
+                       last checkpoint), one of its ``checkpoint_*`` folders, or an RLModule folder
 =====================  ==========================================================================
 
-The learned agents (and torch) are imported only when asked for; without the ``train`` extra a
-``ppo:`` or ``sb3:`` spec raises a ``ModuleNotFoundError`` that says ``pip install "rummy_env[train]"``.
+The learned agents (and torch, Ray) are imported only when asked for; without the ``train`` extra a
+``ppo:`` or ``sb3:`` spec raises a ``ModuleNotFoundError`` that says ``pip install "rummy_env[train]"``
+(``rllib:``, the ``rllib`` extra).
 
 >>> from rummy_env.rules import RummyRules
 >>> make_agent("random", RummyRules.preset("basic")).__class__.__name__
@@ -35,7 +38,7 @@ from rummy_env.extras import needs_extra
 from rummy_env.rules import RummyRules
 
 BASELINES = {"random": lambda rules: RandomAgent(), "greedy": GreedyAgent, "heuristic": HeuristicAgent}
-KINDS = ("random", "greedy", "heuristic", "ppo:PATH", "ppo:NAME", "sb3:PATH")
+KINDS = ("random", "greedy", "heuristic", "ppo:PATH", "ppo:NAME", "sb3:PATH", "rllib:PATH")
 
 
 def make_agent(spec: str, rules: RummyRules) -> Policy:
@@ -55,6 +58,12 @@ def make_agent(spec: str, rules: RummyRules) -> Policy:
             from rummy_env.agents.sb3_agent import SB3Agent
 
             return SB3Agent.load(path, rules)
+    if kind == "rllib" and path:
+        if not Path(path).is_dir():
+            raise FileNotFoundError(f"agent {spec!r}: no checkpoint at {path} (a train_rllib.py run or checkpoint folder)")
+        from rummy_env.agents.rllib_agent import RLlibAgent
+
+        return RLlibAgent.load(path, rules)
     raise ValueError(f"unknown agent spec {spec!r}; known kinds: {', '.join(KINDS)}")
 
 

@@ -100,6 +100,9 @@ def test_numpy_integers_are_accepted_as_knob_values():
     assert type(rules.num_players) is int and type(rules.ace_high_or_low) is bool
     assert rummy_env.env(num_players=np.int64(4)).unwrapped.rules.num_players == 4
     assert RummyVectorEnv(np.int64(3), num_players=np.int8(5)).num_players == 5
+    assert RummyGymEnv(num_players=3, learner_seat=np.int64(2)).core.learner_seat == 2
+    with pytest.raises(ValueError, match="learner_seat must be a seat 0..2"):
+        RummyGymEnv(num_players=3, learner_seat=True)
     assert rules == RummyRules.from_dict(rules.to_dict())
 
 

@@ -11,6 +11,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator  # noqa: E402
+
 from rummy_env.agents.ppo_agent import PPOAgent  # noqa: E402
 from rummy_env.training import ppo_selfplay  # noqa: E402
 from rummy_env.training.ppo_selfplay import Trainer, load_config, train  # noqa: E402
@@ -111,6 +113,7 @@ def test_resume_uses_the_config_stored_in_the_checkpoint(run, tmp_path):
     """The README's command (no --config) continues a run of any config, in the run's own folder."""
     folder = tmp_path / "continued"
     shutil.copytree(run, folder)
+    (folder / "checkpoint_000002.pt").unlink()              # as if the run had stopped after update 1
     ppo_selfplay.main(["--resume", str(folder / "checkpoint_000001.pt"), "--out", str(folder)])
     saved = torch.load(folder / "checkpoint_000002.pt", weights_only=True)
     assert saved["config"]["num_envs"] == TINY["num_envs"] and saved["update"] == 2
@@ -118,9 +121,14 @@ def test_resume_uses_the_config_stored_in_the_checkpoint(run, tmp_path):
                          for path in (folder / "checkpoint_000002.pt", run / "checkpoint_000002.pt"))
     for name, tensor in straight.items():
         assert torch.equal(tensor, resumed[name]), name
+    steps = [event.step for event in EventAccumulator(str(folder / "logs")).Reload().Scalars("train/entropy")]
+    assert steps == [128, 256], "the log continues from the checkpoint: the old update 2 dropped, no duplicate"
     with pytest.raises(SystemExit):   # --config naming another run's config is refused
-        ppo_selfplay.main(["--resume", str(folder / "checkpoint_000001.pt"), "--out", str(folder),
+        ppo_selfplay.main(["--resume", str(folder / "checkpoint_000002.pt"), "--out", str(folder),
                            "--config", "configs/ppo/basic_2p.toml"])
+    with pytest.raises(FileExistsError, match="later checkpoints than the one resumed"):
+        train(tiny_config(total_steps=16 * 8 * 2, checkpoint_every=1), str(folder),
+              resume=str(folder / "checkpoint_000001.pt"), progress=False)
 
 
 def test_fresh_out_dir_picks_a_new_folder_next_to_a_run(run):

@@ -56,17 +56,21 @@ import argparse  # noqa: E402
 import sys  # noqa: E402
 import dataclasses  # noqa: E402
 import time  # noqa: E402
-from pathlib import Path  # noqa: E402
 from typing import Any, Sequence  # noqa: E402
 
 import numpy as np  # noqa: E402
-import torch  # noqa: E402
-from torch.utils.tensorboard import SummaryWriter  # noqa: E402
-from tqdm import tqdm  # noqa: E402
+
+from rummy_env.extras import needs_extra  # noqa: E402
+
+with needs_extra("train", "rummy_env.training.ppo_selfplay"):
+    import torch
+    from torch.utils.tensorboard import SummaryWriter
+    from tqdm import tqdm
 
 from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, POLICY_FORMAT, ActorCritic, LegalActions, build_network,  # noqa: E402
                                         check_finite, check_rules, entropy, read_checkpoint, rules_as_dict)
 from rummy_env.training.opponent_pool import SELF, OpponentPool  # noqa: E402
+from rummy_env.training.runs import check_no_later_checkpoints, check_out_dir, fresh_out_dir  # noqa: E402,F401
 from rummy_env import RummyVectorEnv  # noqa: E402
 from rummy_env.rules import RummyRules, make_rules  # noqa: E402
 from rummy_env.training.ppo_config import (OPPONENT_KINDS, PPOConfig, check_config_values,  # noqa: E402,F401
@@ -307,36 +311,6 @@ def atomic_save(content: dict[str, Any], path: str) -> None:
 
 
 # ----------------------------------------------------------------------------------------------- main loop
-RUN_FILES = ("checkpoint_*.pt", "policy.pt", "logs")
-
-
-def check_out_dir(out: str, resume: str | None) -> None:
-    """Refuse to write a run into a folder that holds another run (its checkpoints, ``policy.pt`` or
-    TensorBoard logs would be overwritten or mixed). A resumed run may continue in its own folder."""
-    folder = Path(out)
-    found = sorted({path.name for pattern in RUN_FILES for path in folder.glob(pattern)}) if folder.is_dir() else []
-    if not found:
-        return
-    if resume is not None and Path(resume).resolve().parent == folder.resolve():
-        return
-    latest = sorted(folder.glob("checkpoint_*.pt"))
-    hint = f" or continue that run with --resume {latest[-1]} --out {out}" if latest else ""
-    raise FileExistsError(f"--out {out} already holds a run ({', '.join(found[:4])}{', …' if len(found) > 4 else ''}); "
-                          f"a new run needs a new or empty folder: choose another --out{hint}")
-
-
-def fresh_out_dir(out: str) -> str:
-    """``out`` if it holds no run, else the first free ``out-2``, ``out-3``, …"""
-    candidate, number = out, 1
-    while True:
-        try:
-            check_out_dir(candidate, None)
-            return candidate
-        except FileExistsError:
-            number += 1
-            candidate = f"{out}-{number}"
-
-
 def train(config: PPOConfig, out: str, resume: str | None = None, progress: bool = True) -> Trainer:
     """Run (or continue) training to ``config.total_steps``; checkpoints and logs go under ``out``, which
     must hold no other run (``check_out_dir``). A non-finite loss stops the run with a
@@ -345,8 +319,9 @@ def train(config: PPOConfig, out: str, resume: str | None = None, progress: bool
     trainer = Trainer(config)
     if resume is not None:
         trainer.restore(resume)
+        check_no_later_checkpoints(out, trainer.update)
     # a resumed run drops what its logs hold past the checkpoint (written by the run it continues)
-    writer = SummaryWriter(os.path.join(out, "logs"), purge_step=trainer.global_step if resume else None)
+    writer = SummaryWriter(os.path.join(out, "logs"), purge_step=trainer.global_step + 1 if resume else None)
     bar = tqdm(total=config.total_steps, initial=trainer.global_step, unit="step", disable=not progress,
                dynamic_ncols=True)
     start, start_step = time.perf_counter(), trainer.global_step

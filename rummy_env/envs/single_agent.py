@@ -50,7 +50,9 @@ class LearnerSeats:
 
     def __init__(self, num_envs: int, rules: RummyRules, opponent: Opponent | None, learner_seat: int | str,
                  parallel: bool | None = None):
-        if not (learner_seat == "random" or (isinstance(learner_seat, int) and 0 <= learner_seat < rules.num_players)):
+        if isinstance(learner_seat, np.integer):
+            learner_seat = int(learner_seat)
+        if not (learner_seat == "random" or (type(learner_seat) is int and 0 <= learner_seat < rules.num_players)):
             raise ValueError(f"learner_seat must be a seat 0..{rules.num_players - 1} or 'random', got {learner_seat!r}")
         self.engine = RummyEngine(rules, batch_size=num_envs, parallel=parallel)
         self.opponent = opponent_for(opponent, rules)
