@@ -208,6 +208,8 @@ BAD_RECORDS = {
     "bad card": (lambda saved: saved["position"]["discard"].append(99), "'discard'"),
     "bad meld": (lambda saved: saved["position"].update(table=[{"owner": 0, "cards": [0, 20, 40]}]), "'table'"),
     "bad owner": (lambda saved: saved["position"].update(table=[{"owner": 4, "cards": []}]), "'table'"),
+    "unknown meld key": (lambda saved: saved["position"].update(table=[{"owner": 0, "cards": "5H 5S 5D", "x": 1}]),
+                         r"'table'.*unknown keys \['x'\]"),
     "bad rules": (lambda saved: saved["rules"].update(num_players=9), "rules"),
 }
 

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from rummy_env.engine.core import RummyEngine
 
 KIND_NAMES = {KIND_SET: "set", KIND_RUN: "run"}
+MELD_KEYS = ("slot", "owner", "kind", "cards", "lo", "hi", "joker_at", "tentative", "pure", "pure_but_joker")
 
 
 def _cards_of(counts: np.ndarray) -> list[int]:
@@ -209,6 +210,10 @@ def _write(engine: "RummyEngine", r, position: dict[str, Any]) -> None:
             raise ValueError(f"position has {len(hands)} hands for {players} players")
     with _key("table"):
         table = [dict(meld, cards=_parse_cards(meld["cards"], types)) for meld in get("table", [])]
+        for slot, meld in enumerate(table):
+            if set(meld) - set(MELD_KEYS):
+                raise ValueError(f"meld {slot} has unknown keys {sorted(set(meld) - set(MELD_KEYS))}; known: "
+                                 f"{list(MELD_KEYS)}")
     with _key("discard"):
         discard = _parse_cards(get("discard", []), types)
     placed = [card for hand in hands for card in hand] + discard + [card for meld in table for card in meld["cards"]]
