@@ -39,3 +39,45 @@ class Policy(Protocol):
         """One legal action per row: ``(B, O)`` int8 observations and ``(B, A)`` int8 masks in,
         ``(B,)`` integer action ids out, each with ``action_mask[i, actions[i]] == 1``."""
         ...
+
+
+def game_shape(rules) -> str:
+    """``"ruleset 'basic', 2 players (observation width 1306, 1034 actions)"``: what an agent is built for."""
+    from rummy_env.actions import ActionLayout
+    from rummy_env.observations import ObservationLayout
+
+    return (f"ruleset {rules.ruleset!r}, {rules.num_players} players (observation width "
+            f"{ObservationLayout(rules).size}, {ActionLayout.for_rules(rules).num_actions} actions)")
+
+
+def check_agent_fits(agent: object, rules, role: str = "the agent") -> None:
+    """Refuse, with a ``ValueError`` naming both, an agent built for another game than ``rules``:
+    another ruleset, player count, observation width or number of actions. Agents built for no
+    particular rules (no ``rules`` attribute, e.g. ``RandomAgent``) fit every game."""
+    built = getattr(agent, "rules", None)
+    if built is None:
+        return
+    if game_shape(built) != game_shape(rules):
+        raise ValueError(f"{role} ({type(agent).__name__}) was built for {game_shape(built)}, but this game is "
+                         f"{game_shape(rules)}; build the agent for these rules")
+
+
+class InputCheck:
+    """Called on each batch an agent built for ``rules`` gets: observations or masks of another width
+    (e.g. 4-player observations given to a 2-player policy) raise a ``ValueError`` instead of being
+    misread; returns them as 2-D arrays."""
+
+    def __init__(self, rules):
+        from rummy_env.actions import ActionLayout
+        from rummy_env.observations import ObservationLayout
+
+        self.widths = (ObservationLayout(rules).size, ActionLayout.for_rules(rules).num_actions)
+        self.built_for = game_shape(rules)
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        observations, masks = np.atleast_2d(observation), np.atleast_2d(action_mask)
+        if (observations.shape[-1], masks.shape[-1]) != self.widths:
+            raise ValueError(f"this agent was built for {self.built_for}, but was given observations of width "
+                             f"{observations.shape[-1]} and masks of width {masks.shape[-1]}: another ruleset or "
+                             "player count")
+        return observations, masks

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rummy_env.agents.base import InputCheck
 from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, UNDO, ActionLayout
 from rummy_env.rules import RummyRules
 
@@ -43,8 +44,10 @@ class GreedyAgent:
     """Melds and lays off whenever it can, and sheds its most valuable card otherwise."""
 
     def __init__(self, rules: RummyRules):
+        self.rules = rules
         self.preference = action_preferences(rules)
+        self.check_inputs = InputCheck(rules)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        mask = np.atleast_2d(action_mask).astype(bool)
+        mask = self.check_inputs(observation, action_mask)[1].astype(bool)
         return np.where(mask, self.preference, -np.inf).argmax(axis=1).astype(np.int64)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rummy_env.agents.base import InputCheck
 from rummy_env.agents.rami_heuristic_agent import RamiHeuristicAgent
 from rummy_env import cards
 from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK, ActionLayout
@@ -36,6 +37,7 @@ class HeuristicAgent:
 
     def __init__(self, rules: RummyRules):
         self.rules = rules
+        self.check_inputs = InputCheck(rules)
         self.layout = ActionLayout.for_rules(rules)
         self.observation_layout = ObservationLayout(rules)
         self.values = np.array(rules.card_values, dtype=np.float64)
@@ -64,7 +66,8 @@ class HeuristicAgent:
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The batched decision: the same choices as ``act_row`` on every row, as array operations."""
-        observations, masks = np.atleast_2d(observation), np.atleast_2d(action_mask).astype(bool)
+        observations, masks = self.check_inputs(observation, action_mask)
+        masks = masks.astype(bool)
         blocks = self.observation_layout.split(observations)
         hand = blocks["hand"].astype(np.float64)
         layout = self.layout

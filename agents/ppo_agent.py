@@ -13,7 +13,9 @@ Files: ``training/ppo_selfplay.py`` writes full training checkpoints (``checkpoi
 the end of a run, a small policy file (``policy.pt``: weights, config, rules). ``PPOAgent.load``
 reads either (``read_checkpoint``, ``torch.load`` with ``weights_only``) and refuses, with a
 ``ValueError`` saying what is wrong, a file that is not a readable checkpoint, one that lacks a key,
-one whose weights do not fit its config's network, or one trained under other rules of play.
+one whose weights do not fit its config's network or hold a NaN or an infinity, or one trained under
+other rules of play. ``act`` refuses observations of another width than the policy was trained on
+(another ruleset or player count).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from torch import nn
 
 from rummy_env import cards
 from rummy_env.actions import ActionLayout
+from rummy_env.agents.base import InputCheck
 from rummy_env.observations import ObservationLayout
 from rummy_env.rules import ENV_KNOBS  # episode, reward, illegal-action knobs
 from rummy_env.rules import RummyRules
@@ -245,8 +248,30 @@ def build_network(content: dict[str, Any], rules: RummyRules, path: str) -> Acto
     problems += [f"{name}: not in the network" for name in saved.keys() - expected.keys()]
     if problems:
         raise ValueError(f"{path} does not fit the network of its config ({'; '.join(problems)})")
+    check_finite(saved, path, "weights")
     network.load_state_dict(saved)
     return network
+
+
+def check_finite(tensors: Any, path: str, what: str) -> None:
+    """Refuse a file whose ``what`` (a nested dict/list of tensors: weights, optimizer state) holds a NaN
+    or an infinity: the run that wrote it diverged, and such a network still picks actions (the first
+    legal one), so the damage would stay invisible."""
+    bad = [name for name, tensor in _tensors(tensors, "") if tensor.is_floating_point() and not torch.isfinite(tensor).all()]
+    if bad:
+        raise ValueError(f"{path}: non-finite values (NaN or inf) in the {what} ({', '.join(bad[:5])}"
+                         f"{', …' if len(bad) > 5 else ''}); the run diverged before writing it: use an earlier checkpoint")
+
+
+def _tensors(value: Any, name: str):
+    if isinstance(value, torch.Tensor):
+        yield name, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _tensors(item, f"{name}.{key}" if name else str(key))
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            yield from _tensors(item, f"{name}[{index}]")
 
 
 class PPOAgent:
@@ -255,6 +280,7 @@ class PPOAgent:
     def __init__(self, network: ActorCritic, rules: RummyRules, greedy: bool = True):
         self.network = network.eval()
         self.rules = rules
+        self.check_inputs = InputCheck(rules)
         self.greedy = greedy
 
     @classmethod
@@ -270,8 +296,9 @@ class PPOAgent:
     @torch.no_grad()
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """One legal action per row; sampling draws its uniforms from ``rng`` (reproducible per seed)."""
-        legal = LegalActions.from_mask(np.atleast_2d(action_mask))
-        log_probs, _ = self.network(torch.from_numpy(np.atleast_2d(observation)), legal)
+        observations, masks = self.check_inputs(observation, action_mask)
+        legal = LegalActions.from_mask(masks)
+        log_probs, _ = self.network(torch.from_numpy(observations), legal)
         if self.greedy:
             return legal.greedy(log_probs).numpy()
         return legal.sample(log_probs, torch.from_numpy(rng.random(log_probs.shape[0]))).numpy()

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rummy_env.agents.base import InputCheck
 from rummy_env.agents.rami_planner import JOKER, Goal, MeldPlanner, TableMeld, card_at
 from rummy_env import cards
 from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, UNDO, ActionLayout
@@ -62,6 +63,7 @@ class RamiHeuristicAgent:
         if rules.ruleset != "rami51":
             raise ValueError(f"RamiHeuristicAgent plays ruleset 'rami51', not {rules.ruleset!r}")
         self.rules = rules
+        self.check_inputs = InputCheck(rules)
         self.layout = ActionLayout.for_rules(rules)
         layout = ObservationLayout(rules)
         self.blocks = [(name, layout.offsets[name], layout.offsets[name] + int(np.prod(layout.shapes[name])),
@@ -75,7 +77,7 @@ class RamiHeuristicAgent:
         self.discards = slice(layout.discard_offset, layout.discard_offset + layout.num_card_types)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        observations, masks = np.atleast_2d(observation), np.atleast_2d(action_mask)
+        observations, masks = self.check_inputs(observation, action_mask)
         blocks = {name: observations[:, start:stop].reshape((len(observations),) + shape)
                   for name, start, stop, shape in self.blocks}
         actions = np.full(len(masks), DRAW_STOCK, dtype=np.int64)

@@ -6,11 +6,17 @@ spec                   agent
 ``random``             ``RandomAgent``: uniform over the legal actions
 ``greedy``             ``GreedyAgent``: melds and lays off whenever it can, sheds its costliest card
 ``heuristic``          ``HeuristicAgent``: the documented rule-based player of the ruleset
-``ppo:PATH``           ``PPOAgent.load(PATH, rules)``: a checkpoint of ``training/ppo_selfplay.py``
+``ppo:PATH``           ``PPOAgent.load(PATH, rules)``: a checkpoint of ``training/ppo_selfplay.py``;
+                       ``ppo:NAME`` names a shipped one (``ppo:basic_2p``, ``ppo:rami51_2p``;
+                       ``rummy_env.assets``), found without a repository path
 ``sb3:PATH``           ``SB3Agent.load(PATH, rules)``: a ``MaskablePPO`` zip of ``training/train_sb3.py``
+``rllib:PATH``         ``RLlibAgent.load(PATH, rules)``: a run folder of ``training/train_rllib.py`` (its
+                       last checkpoint), one of its ``checkpoint_*`` folders, or an RLModule folder
 =====================  ==========================================================================
 
-The learned agents (and torch) are imported only when asked for.
+The learned agents (and torch, Ray) are imported only when asked for; without the ``train`` extra a
+``ppo:`` or ``sb3:`` spec raises a ``ModuleNotFoundError`` that says ``pip install "rummy_env[train]"``
+(``rllib:``, the ``rllib`` extra).
 
 >>> from rummy_env.rules import RummyRules
 >>> make_agent("random", RummyRules.preset("basic")).__class__.__name__
@@ -23,14 +29,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rummy_env import assets
 from rummy_env.agents.base import Policy
 from rummy_env.agents.greedy_agent import GreedyAgent
 from rummy_env.agents.heuristic_agent import HeuristicAgent
 from rummy_env.agents.random_agent import RandomAgent
+from rummy_env.extras import needs_extra
 from rummy_env.rules import RummyRules
 
 BASELINES = {"random": lambda rules: RandomAgent(), "greedy": GreedyAgent, "heuristic": HeuristicAgent}
-KINDS = ("random", "greedy", "heuristic", "ppo:PATH", "sb3:PATH")
+KINDS = ("random", "greedy", "heuristic", "ppo:PATH", "ppo:NAME", "sb3:PATH", "rllib:PATH")
 
 
 def make_agent(spec: str, rules: RummyRules) -> Policy:
@@ -39,17 +47,34 @@ def make_agent(spec: str, rules: RummyRules) -> Policy:
     kind, _, path = spec.partition(":")
     if kind in BASELINES and not path:
         return BASELINES[kind](rules)
-    if kind in ("ppo", "sb3") and path:
+    if kind == "ppo" and path:
+        with needs_extra("train", f"agent {spec!r}"):
+            from rummy_env.agents.ppo_agent import PPOAgent
+        return PPOAgent.load(str(_checkpoint(spec, "checkpoint", path)), rules)
+    if kind == "sb3" and path:
         if not Path(path).is_file():
             raise FileNotFoundError(f"agent {spec!r}: no checkpoint at {path}")
-        if kind == "ppo":
-            from rummy_env.agents.ppo_agent import PPOAgent
+        with needs_extra("train", f"agent {spec!r}"):
+            from rummy_env.agents.sb3_agent import SB3Agent
 
-            return PPOAgent.load(path, rules)
-        from rummy_env.agents.sb3_agent import SB3Agent
+            return SB3Agent.load(path, rules)
+    if kind == "rllib" and path:
+        if not Path(path).is_dir():
+            raise FileNotFoundError(f"agent {spec!r}: no checkpoint at {path} (a train_rllib.py run or checkpoint folder)")
+        from rummy_env.agents.rllib_agent import RLlibAgent
 
-        return SB3Agent.load(path, rules)
+        return RLlibAgent.load(path, rules)
     raise ValueError(f"unknown agent spec {spec!r}; known kinds: {', '.join(KINDS)}")
+
+
+def _checkpoint(spec: str, kind: str, path: str) -> Path:
+    """The file a ``ppo:`` spec names: a path, or the name of a shipped checkpoint."""
+    try:
+        return assets.find(kind, path)
+    except FileNotFoundError as error:
+        shipped = ", ".join(f"ppo:{name}" for name in assets.names(kind))
+        raise FileNotFoundError(f"agent {spec!r}: no checkpoint at {path}, nor a shipped one of that name "
+                                f"(shipped: {shipped})") from error
 
 
 def agent_name(spec: str) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from rummy_env.actions import ActionLayout
+from rummy_env.agents.base import InputCheck
 from rummy_env.observations import ObservationLayout
 from rummy_env.rules import RummyRules
 
@@ -23,9 +24,11 @@ from rummy_env.rules import RummyRules
 class SB3Agent:
     """A loaded ``MaskablePPO`` model acting on the rows it is given."""
 
-    def __init__(self, model, deterministic: bool = True):
+    def __init__(self, model, rules: RummyRules, deterministic: bool = True):
         self.model = model
+        self.rules = rules
         self.deterministic = deterministic
+        self.check_inputs = InputCheck(rules)
 
     @classmethod
     def load(cls, path: str | Path, rules: RummyRules, deterministic: bool = True) -> SB3Agent:
@@ -39,9 +42,10 @@ class SB3Agent:
         if found != expected:
             raise ValueError(f"{path}: model has (observation, action) sizes {found}, but ruleset "
                              f"{rules.ruleset!r} with {rules.num_players} players needs {expected}")
-        return cls(model, deterministic)
+        return cls(model, rules, deterministic)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        observations, masks = np.atleast_2d(observation), np.atleast_2d(action_mask).astype(bool)
+        observations, masks = self.check_inputs(observation, action_mask)
+        masks = masks.astype(bool)
         actions, _ = self.model.predict(observations, action_masks=masks, deterministic=self.deterministic)
         return np.asarray(actions, dtype=np.int64).reshape(-1)

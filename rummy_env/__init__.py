@@ -7,6 +7,9 @@
 The environments (``env``, ``raw_env``, ``RummyGymEnv``, ``RummyGymVectorEnv``, ``RummyVectorEnv``) load
 on first use, so that ``import rummy_env.engine`` needs only numpy and numba; ``rummy_env/Rummy-v0`` is
 registered with Gymnasium as soon as Gymnasium is imported (``rummy_env.registration``).
+
+``PHASE_NAMES`` and ``END_NAMES`` are the code tables of the ``phase`` and ``end_reason`` numbers the
+envs put in their infos (``PHASE_NAMES[code]`` is the name; ``rummy_env.envs.aec`` lists them).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import importlib
 
 from rummy_env.engine import IllegalActionError, RummyEngine
+from rummy_env.engine.state import END_NAMES, PHASE_NAMES
 from rummy_env.registration import GYM_ID, register_when_gymnasium_loads
 from rummy_env.rules import RummyRules
 
@@ -36,6 +40,6 @@ def __dir__() -> list[str]:
 
 register_when_gymnasium_loads()
 
-__all__ = ["GYM_ID", "IllegalActionError", "RummyEngine", "RummyGymEnv", "RummyGymVectorEnv", "RummyRules",
+__all__ = ["END_NAMES", "GYM_ID", "IllegalActionError", "PHASE_NAMES", "RummyEngine", "RummyGymEnv", "RummyGymVectorEnv", "RummyRules",
            "RummyVectorEnv", "env", "raw_env"]
 __version__ = "0.1.0"

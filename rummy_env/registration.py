@@ -20,8 +20,13 @@ def register() -> None:
     import gymnasium
 
     if GYM_ID not in gymnasium.registry:
+        # gymnasium.make returns RummyGymEnv itself, so that env.action_masks() works on it: the env checks
+        # its own call order (step before reset: RuntimeError) and passes Gymnasium's check_env (tested), which
+        # is what OrderEnforcing and PassiveEnvChecker would add. (A registered wrapper forwarding
+        # action_masks() would bar make_vec's vector_entry_point mode.)
         gymnasium.register(id=GYM_ID, entry_point="rummy_env.envs.single_agent:RummyGymEnv",
-                           vector_entry_point="rummy_env.envs.single_agent:RummyGymVectorEnv")
+                           vector_entry_point="rummy_env.envs.single_agent:RummyGymVectorEnv",
+                           order_enforce=False, disable_env_checker=True)
 
 
 class _RegisterAfterGymnasium(importlib.abc.MetaPathFinder):

@@ -11,6 +11,7 @@ from rummy_env.agents.heuristic_agent import HeuristicAgent
 from rummy_env.agents.rami_heuristic_agent import RamiHeuristicAgent
 from rummy_env.agents.random_agent import RandomAgent
 from rummy_env import RummyEngine, RummyRules
+from rummy_env.observations import ObservationLayout
 from rummy_env.actions import COMMIT, UNDO, ActionLayout
 
 MAX_STEPS = 5000  # batch steps; a hand that needs more has stalled
@@ -93,5 +94,6 @@ def test_greedy_picks_commit_and_undo_when_they_are_all_that_is_legal():
     masks = np.zeros((3, layout.num_actions), dtype=np.int8)
     masks[0, UNDO] = masks[1, COMMIT] = 1
     masks[2, [COMMIT, UNDO, layout.discard_offset]] = 1
-    actions = GreedyAgent(rules).act(np.zeros((3, 1)), masks, np.random.default_rng(0))
+    observations = np.zeros((3, ObservationLayout(rules).size), dtype=np.int8)  # the agent reads the masks only
+    actions = GreedyAgent(rules).act(observations, masks, np.random.default_rng(0))
     assert actions.tolist() == [UNDO, COMMIT, COMMIT]

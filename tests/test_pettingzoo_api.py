@@ -115,7 +115,8 @@ def test_reset_with_a_seed_reproduces_the_episode(players):
         trace = []
         for agent in env.agent_iter(max_iter=400):
             obs, reward, term, trunc, info = env.last()
-            trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term, json.dumps(info)))
+            trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term,
+                          json.dumps(info, default=np.ndarray.tolist)))
             env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         runs.append(trace)
     assert runs[0] == runs[1]
@@ -281,7 +282,7 @@ def test_save_restore_round_trip_mid_game(players, knobs):
             views = [env.observe(a) for a in env.possible_agents]
             out.append((agent, [v["observation"].tobytes() + v["action_mask"].tobytes() for v in views],
                         dict(env.rewards), dict(env.terminations), dict(env.truncations),
-                        json.dumps(env.infos, sort_keys=True)))
+                        json.dumps(env.infos, sort_keys=True, default=np.ndarray.tolist)))
             if all(env.terminations.values()) or all(env.truncations.values()):
                 break
             if actions is None:

@@ -1,17 +1,16 @@
-"""Ray RLlib path (``training/train_rllib.py``): the MultiAgentEnv adapter, the action-masking module
-and a PPO self-play smoke run on a local Ray instance.
+"""Ray RLlib path (``training/train_rllib.py``, ``training/rllib_adapters.py``): the MultiAgentEnv adapter, the
+action-masking module, the command line's cluster checks, and a PPO self-play smoke run on a local Ray instance
+(checkpoint history, TensorBoard, resume, the policy from numpy arrays and as an ``rllib:`` agent).
 
-Skipped when Ray RLlib is not installed (``pip install -e ".[rllib]"``). The adapter and module tests
-take a few seconds; the training run is marked ``slow`` (about half a minute on two cores):
-``python -m pytest tests/test_rllib_smoke.py -m slow``.
+Skipped when Ray RLlib is not installed (``make test-all`` installs it). The adapter and module tests take a
+few seconds; the training run is marked ``slow`` (about a minute on two cores):
+``python -m pytest tests/test_rllib_smoke.py -m slow``. ``tests/test_rllib_cluster.py`` runs a two-node cluster.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import os
-import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,22 +19,10 @@ pytest.importorskip("ray")
 pytest.importorskip("ray.rllib")
 torch = pytest.importorskip("torch")
 
-import rummy_env
+import rummy_env  # noqa: E402
+from rummy_env.training import train_rllib as tr  # noqa: E402
 
-TRAIN_RLLIB = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "training", "train_rllib.py")
-
-
-def _load_script():
-    if "train_rllib" in sys.modules:
-        return sys.modules["train_rllib"]
-    spec = importlib.util.spec_from_file_location("train_rllib", TRAIN_RLLIB)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["train_rllib"] = module   # required for pickling its classes by value
-    spec.loader.exec_module(module)
-    return module
-
-
-tr = _load_script()
+REPO = Path(__file__).resolve().parent.parent
 
 
 def _random_legal(rng, mask) -> int:
@@ -164,21 +151,66 @@ def _play_hands(module, seed, hands, greedy):
     return steps
 
 
+def test_the_module_takes_numpy_arrays_as_the_guide_shows():
+    from ray.rllib.core.columns import Columns
+    env = tr.make_env({"num_players": 2})
+    module = _module(env)
+    obs = {key: value.numpy() for key, value in _observations(env, np.random.default_rng(1), 20).items()}
+    logits = module.forward_inference({Columns.OBS: obs})[Columns.ACTION_DIST_INPUTS]
+    assert logits.shape == (20, env.action_spaces["player_0"].n)
+    chosen = logits.argmax(-1).numpy()
+    assert (obs["action_mask"][np.arange(20), chosen] == 1).all()
+
+
+# ------------------------------------------------------------------------------ the command line
+def test_ray_address_is_honoured_without_address(monkeypatch):
+    calls = []
+    monkeypatch.setattr(tr.ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(tr.ray, "init", lambda **kwargs: calls.append(kwargs))
+    monkeypatch.setenv("RAY_ADDRESS", "10.1.2.3:6379")
+    assert tr.connect(None, None) is True and calls[-1] == {"address": "10.1.2.3:6379"}
+    assert tr.connect("auto", None) and calls[-1] == {"address": "auto"}          # --address wins
+    with pytest.raises(SystemExit, match="--num-cpus sizes a local Ray instance"):
+        tr.connect(None, 4)
+    monkeypatch.delenv("RAY_ADDRESS")
+    tr.connect(None, 2)
+    assert calls[-1] == {"address": "local", "num_cpus": 2, "include_dashboard": False}
+
+
+def test_more_env_runners_than_cluster_cpus_fail_fast_with_a_message():
+    with pytest.raises(SystemExit, match=r"needs 3 CPUs \(3 env runners, one CPU each\), but the Ray cluster has 2 CPUs"):
+        tr.check_resources(3, 0, 0, {"CPU": 2.0})
+    with pytest.raises(SystemExit, match="needs 4 CPUs .* and 2 learners"):
+        tr.check_resources(2, 2, 0, {"CPU": 3.0})
+    with pytest.raises(SystemExit, match="and 1 GPUs, but the Ray cluster has 8 CPUs and 0 GPUs"):
+        tr.check_resources(2, 1, 1, {"CPU": 8.0})
+    tr.check_resources(2, 0, 0, {"CPU": 2.0})
+    tr.check_resources(0, 0, 0, {"CPU": 1.0})
+
+
+def test_a_new_run_into_a_run_folder_is_refused(tmp_path):
+    (tmp_path / "checkpoint_000002").mkdir()
+    with pytest.raises(SystemExit, match=r"--out .* already holds a run .*--resume .*checkpoint_000002"):
+        tr.main(["--out", str(tmp_path), "--iterations", "1"])
+
+
+# ------------------------------------------------------------------------------ training
 @pytest.mark.slow
-def test_ppo_self_play_on_local_ray(tmp_path):
-    """Two small PPO iterations through the script's own entry point, with one remote env runner
-    (the path a cluster takes), then the saved policy plays whole hands legally."""
+def test_ppo_self_play_on_local_ray_checkpoints_history_tensorboard_resume_and_the_policy(tmp_path, capsys):
+    """Two small PPO iterations through the script's own entry point, with one remote env runner (the path a
+    cluster takes), a checkpoint after each; a resume to three; then the saved policy plays whole hands legally,
+    from numpy arrays as the guide shows and as an ``rllib:`` agent."""
     import ray
     from ray.rllib.core.rl_module.rl_module import RLModule
 
     if ray.is_initialized():
         ray.shutdown()
-    checkpoint = tmp_path / "ckpt"
+    out = tmp_path / "run"
+    small = ["--num-env-runners", "1", "--num-cpus", "2"]
     summaries = tr.main([
-        "--num-players", "2", "--max-turns-per-round", "30", "--iterations", "2",
-        "--num-env-runners", "1", "--num-cpus", "2", "--train-batch-size", "512", "--minibatch-size", "128",
-        "--num-epochs", "2", "--hidden", "64", "64", "--seed", "0", "--checkpoint-dir", str(checkpoint),
-    ])
+        "--num-players", "2", "--max-turns-per-round", "30", "--iterations", "2", "--train-batch-size", "512",
+        "--minibatch-size", "128", "--num-epochs", "2", "--hidden", "64", "64", "--seed", "0", "--out", str(out),
+        "--checkpoint-every", "1", *small])
     assert not ray.is_initialized(), "the script must shut down the Ray instance it started"
     assert len(summaries) == 2
     for s in summaries:
@@ -194,7 +226,50 @@ def test_ppo_self_play_on_local_ray(tmp_path):
     assert last["episode_return_mean"] == pytest.approx(0.0, abs=1e-4)   # zero-sum over the seats
     assert 0.0 <= last["hand_out_rate"] <= 1.0                            # the callback's metric arrived
 
-    module = RLModule.from_checkpoint(str(checkpoint / "learner_group" / "learner" / "rl_module" / tr.POLICY_ID))
+    # a history of checkpoints, each with the run's settings, and the TensorBoard log
+    assert sorted(path.name for path in out.glob("checkpoint_*")) == ["checkpoint_000001", "checkpoint_000002"]
+    assert (out / "checkpoint_000001" / tr.RUN_FILE).is_file()
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    events = EventAccumulator(str(out / "logs")).Reload()
+    steps = [event.step for event in events.Scalars("rllib/entropy")]
+    assert len(steps) == 2 and steps[0] < steps[1]
+
+    # resuming from the last checkpoint continues the run in its folder; from an earlier one is refused
+    with pytest.raises(SystemExit, match="later checkpoints than the one resumed"):
+        tr.main(["--resume", str(out / "checkpoint_000001"), "--iterations", "3", *small])
+    with pytest.raises(SystemExit):
+        tr.main(["--resume", str(out / "checkpoint_000002"), "--iterations", "3", "--lr", "0.1", *small])
+    assert "--lr 0.1 contradicts the checkpoint's 0.0003" in capsys.readouterr().err
+    resumed = tr.main(["--resume", str(out / "checkpoint_000002"), "--iterations", "3", *small])
+    assert len(resumed) == 1 and (out / "checkpoint_000003").is_dir()
+    assert len(EventAccumulator(str(out / "logs")).Reload().Scalars("rllib/entropy")) == 3
+
+    module = RLModule.from_checkpoint(str(out / "checkpoint_000003" / "learner_group" / "learner" / "rl_module"
+                                          / tr.POLICY_ID))
     assert isinstance(module, tr.MaskedPPOModule)
     assert _play_hands(module, seed=100, hands=2, greedy=True) > 0
     assert _play_hands(module, seed=200, hands=2, greedy=False) > 0
+
+    # the guide's snippet, as written there, with this run's checkpoint
+    guide = (REPO / "training" / "RLLIB.md").read_text()
+    snippet = guide[guide.index("```python\nimport numpy as np"):].split("```")[1].removeprefix("python\n")
+    namespace: dict = {}
+    exec(snippet.replace("runs/rllib/checkpoint_000020", str(out / "checkpoint_000003")), namespace)
+    assert namespace["logits"].shape == (1, module.action_space.n)
+
+    # the arena's rllib: agent plays a few seeded games against the random agent
+    from rummy_env.agents.registry import make_agent
+    from rummy_env.rules import make_rules
+    rules = make_rules("basic", max_turns_per_round=30)
+    agent = make_agent(f"rllib:{out}", rules)
+    engine = rummy_env.RummyEngine(rules, batch_size=16)
+    engine.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        mask = engine.legal_action_mask().copy()
+        actions = agent.act(engine.observe(), mask, rng)
+        assert mask[np.arange(16), actions].all()
+        engine.step(actions)
+        engine.reset(rows=engine.done.copy())
+    with pytest.raises(ValueError, match="sizes"):
+        make_agent(f"rllib:{out}", make_rules("basic", num_players=3))

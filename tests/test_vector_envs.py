@@ -722,9 +722,9 @@ def test_vector_env_rows_match_the_aec_env(players):
                 episodes += 1
                 np.testing.assert_array_equal(aec.observe(actor)["observation"], infos["final_observation"][row])
                 info = aec.infos[actor]
-                assert info["hand_scores"] == infos["final_hand_scores"][row].tolist()
-                assert info["totals"] == infos["final_totals"][row].tolist()
-                assert (info["end_reason"] == "dead_turn_cap") == bool(truncations[row])
+                np.testing.assert_array_equal(info["hand_scores"], infos["final_hand_scores"][row])
+                np.testing.assert_array_equal(info["totals"], infos["final_totals"][row])
+                assert (rummy_env.END_NAMES[info["end_reason"]] == "dead_turn_cap") == bool(truncations[row])
                 aec.restore_game({"rules": aec.rules.to_dict(), "position": venv.engine.snapshot(row)})
     assert episodes > 0
 

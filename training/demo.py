@@ -1,7 +1,8 @@
 """``make demo``: a short PPO self-play run on basic 2-player rummy, then the arena against the baselines.
 
 1. Trains the default config (``configs/ppo/basic_2p.toml``) for ``--steps`` env steps (a few
-   minutes on a laptop CPU) into ``--out`` (checkpoints, ``policy.pt``, TensorBoard logs).
+   minutes on a laptop CPU) into ``--out`` (checkpoints, ``policy.pt``, TensorBoard logs), or, when
+   that folder holds an earlier run, into the first free ``--out-2``, ``--out-3``, … (it says which).
 2. Plays a league of ``--games`` seeded games per pairing between the agent just trained, the
    shipped checkpoint ``checkpoints/basic_2p.pt`` (trained for longer, when present), the
    HeuristicAgent and the RandomAgent, and prints the table: win rates with 95% Wilson intervals,
@@ -16,11 +17,12 @@ import argparse
 import time
 from pathlib import Path
 
+from rummy_env import assets
 from rummy_env.training.evaluate import run_league
-from rummy_env.training.ppo_selfplay import load_config, make_env_rules, train
+from rummy_env.training.ppo_selfplay import fresh_out_dir, load_config, make_env_rules, train
 
-DEFAULT_CONFIG = "configs/ppo/basic_2p.toml"
-SHIPPED_CHECKPOINT = Path("checkpoints/basic_2p.pt")
+DEFAULT_CONFIG = "basic_2p"          # configs/ppo/basic_2p.toml, found by rummy_env.assets
+SHIPPED_CHECKPOINT = "basic_2p"      # checkpoints/basic_2p.pt
 
 
 def main() -> None:
@@ -32,6 +34,10 @@ def main() -> None:
     args = parser.parse_args()
 
     config = load_config(DEFAULT_CONFIG, total_steps=args.steps, seed=args.seed)
+    out = Path(fresh_out_dir(str(args.out)))
+    if out != args.out:
+        print(f"{args.out} holds an earlier run (kept): this one goes to {out}")
+    args.out = out
     print(f"1. PPO self-play, {DEFAULT_CONFIG}, {args.steps:,} env steps -> {args.out}")
     start = time.perf_counter()
     trainer = train(config, str(args.out))
@@ -39,13 +45,13 @@ def main() -> None:
     print(f"   trained {trainer.global_step:,} steps in {seconds:,.0f} s ({trainer.global_step / seconds:,.0f} steps/s)\n")
 
     specs = [f"ppo:{args.out / 'policy.pt'}"]
-    if SHIPPED_CHECKPOINT.is_file():
+    if SHIPPED_CHECKPOINT in assets.checkpoint_names():
         specs.append(f"ppo:{SHIPPED_CHECKPOINT}")
     specs += ["heuristic", "random"]
     print(f"2. Arena: {', '.join(specs)}; {args.games} games per pairing, seed {args.seed}")
     print("   (ppo:policy is the agent just trained, ppo:basic_2p the shipped one)\n")
     report = run_league(make_env_rules(config), specs, args.games, args.seed, args.out / "arena",
-                        "basic rummy, 2 players")
+                        "basic rummy, 2 players", progress=True)
     print(report)
     print(f"(tables also in {args.out / 'arena'}; TensorBoard: tensorboard --logdir {args.out})")
 

@@ -1,4 +1,4 @@
-"""PPO self-play for rummy on the native ``RummyVectorEnv`` (CleanRL style, one readable file).
+"""PPO self-play for rummy on the native ``RummyVectorEnv`` (CleanRL style: the algorithm in one file).
 
     python training/ppo_selfplay.py --config configs/ppo/basic_2p.toml --out runs/basic_2p
     python training/ppo_selfplay.py --resume runs/basic_2p/checkpoint_000100.pt --out runs/basic_2p
@@ -22,8 +22,8 @@ observation of the final state (``engine.observe(seats=p)``); rewards that reach
 first decision of an episode (only possible if a hand ends before it has moved) have no transition
 to go to and are dropped.
 
-**Opponent pool.** When a row starts an episode it draws what it plays against (``opponents`` in
-the config): ``self`` (the learner in every seat), ``past`` (a random one of the last ``pool_size``
+**Opponent pool** (``training/opponent_pool.py``). When a row starts an episode it draws what it
+plays against (``opponents`` in the config): ``self`` (the learner in every seat), ``past`` (a random one of the last ``pool_size``
 snapshots of the policy, taken every ``snapshot_every`` updates), ``heuristic`` or ``random``
 (the fixed baselines of ``agents/``), and, for the non-self rows, which seat is the learner's.
 The learner trains on *all* seats of self-play rows (both sides are its own decisions: twice the
@@ -34,9 +34,16 @@ learner's, so their log-probabilities mean nothing to its ratio).
 leaves half a file) hold the model, optimizer, config, rules, step and update counts, the pool, the
 games in progress (the engine's records) and every random state (torch, the numpy generator; the
 engine's seed stream is reseeded from that generator at each update), so ``--resume`` continues with
-exactly the update an uninterrupted run would have made. A damaged file, a missing key, or other
-rules/config/architecture is refused with a ``ValueError`` saying what differs. A run also writes
-``policy.pt`` (weights, config and rules only) for ``agents.PPOAgent``.
+exactly the update an uninterrupted run would have made. A damaged file, a missing key, other
+rules/config/architecture, or a NaN or infinity in the weights, the optimizer state or the pool is
+refused with a ``ValueError`` saying what is wrong. ``--resume`` takes the config stored in the
+checkpoint (``--total-steps`` may extend the run). A run also writes ``policy.pt`` (weights, config and
+rules only) for ``rummy_env.agents.PPOAgent``.
+
+**Nothing is lost.** The config is checked before anything starts (``training/ppo_config.py``); a new
+run refuses an ``--out`` folder that holds another run's checkpoints, ``policy.pt`` or logs (a resumed
+run continues in its own folder); a non-finite loss or gradient stops training with a
+``FloatingPointError`` before the optimizer step, so the weights and every checkpoint stay finite.
 """
 
 from __future__ import annotations
@@ -46,106 +53,31 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # numpy's small matmuls beside torch's threads
 
 import argparse  # noqa: E402
+import sys  # noqa: E402
 import dataclasses  # noqa: E402
 import time  # noqa: E402
-import tomllib  # noqa: E402
-from typing import Any  # noqa: E402
+from typing import Any, Sequence  # noqa: E402
 
 import numpy as np  # noqa: E402
-import torch  # noqa: E402
-from torch.utils.tensorboard import SummaryWriter  # noqa: E402
-from tqdm import tqdm  # noqa: E402
 
-from rummy_env.agents.heuristic_agent import HeuristicAgent  # noqa: E402
+from rummy_env.extras import needs_extra  # noqa: E402
+
+with needs_extra("train", "rummy_env.training.ppo_selfplay"):
+    import torch
+    from torch.utils.tensorboard import SummaryWriter
+    from tqdm import tqdm
+
 from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, POLICY_FORMAT, ActorCritic, LegalActions, build_network,  # noqa: E402
-                              check_rules, entropy, read_checkpoint, rules_as_dict)
-from rummy_env.agents.random_agent import RandomAgent  # noqa: E402
+                                        check_finite, check_rules, entropy, read_checkpoint, rules_as_dict)
+from rummy_env.training.opponent_pool import SELF, OpponentPool  # noqa: E402
+from rummy_env.training.runs import check_no_later_checkpoints, check_out_dir, fresh_out_dir  # noqa: E402,F401
 from rummy_env import RummyVectorEnv  # noqa: E402
-from rummy_env.rules import make_rules  # noqa: E402
-from rummy_env.rules import RummyRules  # noqa: E402
+from rummy_env.rules import RummyRules, make_rules  # noqa: E402
+from rummy_env.training.ppo_config import (OPPONENT_KINDS, PPOConfig, check_config_values,  # noqa: E402,F401
+                                           config_from_dict, load_config)
 
-OPPONENT_KINDS = ("self", "past", "heuristic", "random")
-SELF, PAST, HEURISTIC, RANDOM = range(4)
+DEFAULT_CONFIG = "basic_2p"  # configs/ppo/basic_2p.toml, shipped with the package (rummy_env.assets)
 CHECKPOINT_KEYS = ("format", "model", "optimizer", "config", "rules", "global_step", "update", "rng", "pool", "games")
-
-
-# ----------------------------------------------------------------------------------------------- config
-@dataclasses.dataclass
-class PPOConfig:
-    """Every setting of a run; ``configs/ppo/*.toml`` sets any of them."""
-
-    rules: str = "basic"
-    """ruleset preset: "basic", "rami51" or "lebanese14"."""
-    num_players: int = 2
-    rule_knobs: dict[str, Any] = dataclasses.field(default_factory=lambda: {"reward": "win"})
-    """overrides of the preset's rule and env knobs (e.g. ``reward = "win"``), validated by ``RummyRules``."""
-    num_envs: int = 1024
-    """rows (games) stepped together."""
-    num_steps: int = 32
-    """env steps per row per rollout."""
-    total_steps: int = 15_000_000
-    """env steps (all rows, all seats) of the whole run."""
-    hidden_size: int = 128
-    num_layers: int = 2
-    card_features: int = 8
-    """features per card from the card-grid convolutions (``agents.ppo_agent.ActorCritic``); 0 = plain MLP."""
-    learning_rate: float = 5e-4
-    anneal_lr: bool = True
-    """decay the learning rate linearly to 0 over ``total_steps``."""
-    gamma: float = 0.995
-    """discount per own decision."""
-    gae_lambda: float = 0.95
-    num_minibatches: int = 4
-    update_epochs: int = 2
-    clip_coef: float = 0.2
-    ent_coef: float = 0.02
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
-    opponents: dict[str, float] = dataclasses.field(
-        default_factory=lambda: {"self": 0.3, "past": 0.1, "heuristic": 0.55, "random": 0.05})
-    """probability that a new episode of a row is played against each kind (``past`` falls back to
-    ``self`` while the pool is empty)."""
-    snapshot_every: int = 20
-    """updates between snapshots of the policy added to the pool."""
-    pool_size: int = 5
-    """past snapshots kept (oldest dropped)."""
-    checkpoint_every: int = 25
-    """updates between checkpoints (and one at the end)."""
-    seed: int = 0
-    torch_threads: int = 1
-    """torch's threads; on 2 shared cores one thread beside the engine measured fastest."""
-    env_parallel: bool = False
-    """numba's parallel engine kernels (their threads fight torch's on 2 cores)."""
-
-    @property
-    def steps_per_update(self) -> int:
-        return self.num_envs * self.num_steps
-
-
-def load_config(path: str | None, **overrides: Any) -> PPOConfig:
-    """A ``PPOConfig`` from a TOML file (``PPOConfig``'s fields as keys; ``[rule_knobs]`` and
-    ``[opponents]`` as tables) and overrides (``None`` = keep); an unknown key is a ``ValueError``
-    naming it and the allowed keys."""
-    values: dict[str, Any] = {}
-    if path is not None:
-        with open(path, "rb") as file:
-            values = tomllib.load(file)
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    return config_from_dict(values, source=path or "overrides")
-
-
-def config_from_dict(values: dict[str, Any], source: str) -> PPOConfig:
-    allowed = [field.name for field in dataclasses.fields(PPOConfig)]
-    for key in values:
-        if key not in allowed:
-            raise ValueError(f"{source}: unknown config key {key!r}; allowed keys: {', '.join(allowed)}")
-    config = PPOConfig(**values)
-    unknown_kinds = set(config.opponents) - set(OPPONENT_KINDS)
-    if unknown_kinds:
-        raise ValueError(f"{source}: unknown opponent kind(s) {sorted(unknown_kinds)}; allowed: {OPPONENT_KINDS}")
-    if sum(config.opponents.values()) <= 0 or min(config.opponents.values()) < 0:
-        raise ValueError(f"{source}: opponent probabilities must be >= 0 with a positive sum, got {config.opponents}")
-    return config
 
 
 def make_env_rules(config: PPOConfig) -> RummyRules:
@@ -182,76 +114,12 @@ def per_seat_advantages(rewards: np.ndarray, episode_ends: np.ndarray, seats: np
     return advantages
 
 
-# ----------------------------------------------------------------------------------------------- opponent pool
-class OpponentPool:
-    """What each row plays against in its current episode, and the snapshots of past policies."""
-
-    def __init__(self, config: PPOConfig, rules: RummyRules):
-        self.config = config
-        self.probabilities = np.array([config.opponents.get(kind, 0.0) for kind in OPPONENT_KINDS])
-        self.heuristic, self.random = HeuristicAgent(rules), RandomAgent()
-        self.snapshots: list[ActorCritic] = []
-        self.make_network = lambda: ActorCritic(rules, config.hidden_size, config.num_layers, config.card_features)
-        self.kind = np.zeros(config.num_envs, dtype=np.int64)          # OPPONENT_KINDS index per row
-        self.snapshot = np.zeros(config.num_envs, dtype=np.int64)      # which past policy, for PAST rows
-        self.learner_seat = np.zeros(config.num_envs, dtype=np.int64)  # the learner's seat, non-self rows
-
-    def draw(self, rows: np.ndarray, rng: np.random.Generator) -> None:
-        """New opponents (and learner seats) for the episodes starting in ``rows``."""
-        probabilities = self.probabilities.copy()
-        if not self.snapshots:
-            probabilities[SELF] += probabilities[PAST]
-            probabilities[PAST] = 0.0
-        count = rows.size
-        self.kind[rows] = rng.choice(len(OPPONENT_KINDS), size=count, p=probabilities / probabilities.sum())
-        self.snapshot[rows] = rng.integers(0, max(len(self.snapshots), 1), size=count)
-        self.learner_seat[rows] = rng.integers(0, self.config.num_players, size=count)
-
-    def add_snapshot(self, network: ActorCritic) -> None:
-        snapshot = self.make_network()
-        snapshot.load_state_dict(network.state_dict())
-        self.snapshots = (self.snapshots + [snapshot.eval()])[-self.config.pool_size:]
-
-    def learner_moves(self, seats: np.ndarray) -> np.ndarray:
-        """Rows whose seat to act is the learner's (every seat of a self-play row)."""
-        return (self.kind == SELF) | (seats == self.learner_seat)
-
-    @torch.no_grad()
-    def act(self, actions: np.ndarray, observations: np.ndarray, masks: np.ndarray, seats: np.ndarray,
-            rng: np.random.Generator) -> None:
-        """Overwrite ``actions`` in the rows where a pool opponent is to move."""
-        theirs = ~self.learner_moves(seats)
-        for kind, agent in ((HEURISTIC, self.heuristic), (RANDOM, self.random)):
-            rows = np.flatnonzero(theirs & (self.kind == kind))
-            if rows.size:
-                actions[rows] = agent.act(observations[rows], masks[rows], rng)
-        for index, snapshot in enumerate(self.snapshots):
-            rows = np.flatnonzero(theirs & (self.kind == PAST) & (self.snapshot == index))
-            if rows.size:
-                legal = LegalActions.from_mask(masks[rows])
-                log_probs, _ = snapshot(torch.from_numpy(observations[rows]), legal)
-                actions[rows] = legal.sample(log_probs, torch.rand(rows.size)).numpy()
-
-    def state_dict(self) -> dict[str, Any]:
-        return {"snapshots": [s.state_dict() for s in self.snapshots], "kind": torch.from_numpy(self.kind.copy()),
-                "snapshot": torch.from_numpy(self.snapshot.copy()),
-                "learner_seat": torch.from_numpy(self.learner_seat.copy())}
-
-    def load_state_dict(self, state: dict[str, Any]) -> None:
-        self.snapshots = []
-        for weights in state["snapshots"]:
-            snapshot = self.make_network()
-            snapshot.load_state_dict(weights)
-            self.snapshots.append(snapshot.eval())
-        for name in ("kind", "snapshot", "learner_seat"):
-            getattr(self, name)[:] = state[name].numpy()
-
-
 # ----------------------------------------------------------------------------------------------- the trainer
 class Trainer:
     """The env, the network, the optimizer, the pool and the random states of one run."""
 
     def __init__(self, config: PPOConfig):
+        check_config_values(config)
         self.config = config
         torch.set_num_threads(config.torch_threads)
         torch.manual_seed(config.seed)
@@ -354,7 +222,13 @@ class Trainer:
                 loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * step_entropy
                 self.optimizer.zero_grad()
                 loss.backward()
-                torch.nn.utils.clip_grad_norm_(self.network.parameters(), config.max_grad_norm)
+                norm = torch.nn.utils.clip_grad_norm_(self.network.parameters(), config.max_grad_norm)
+                if not (torch.isfinite(loss) and torch.isfinite(norm)):  # before the step: the weights stay finite
+                    raise FloatingPointError(
+                        f"training stopped at update {self.update + 1}: non-finite loss {loss.item()} (policy "
+                        f"{policy_loss.item()}, value {value_loss.item()}, entropy {step_entropy.item()}) or gradient "
+                        f"norm {norm.item()}; the checkpoints written so far are intact. Lower learning_rate "
+                        f"({config.learning_rate}) or max_grad_norm, or resume from an earlier checkpoint")
                 self.optimizer.step()
                 with torch.no_grad():
                     stats["approx_kl"].append(float(((ratio - 1) - log_ratio).mean()))
@@ -405,6 +279,8 @@ class Trainer:
             raise ValueError(f"{path} is a policy file, not a training checkpoint (it cannot be resumed)")
         check_config(content["config"], self.config, path)
         check_rules(content["rules"], self.rules, path)
+        check_finite(content["optimizer"], path, "optimizer state")
+        check_finite(content["pool"], path, "opponent pool's snapshots")
         self.network.load_state_dict(build_network(content, self.rules, path).state_dict())
         self.optimizer.load_state_dict(content["optimizer"])
         self.pool.load_state_dict(content["pool"])
@@ -436,42 +312,72 @@ def atomic_save(content: dict[str, Any], path: str) -> None:
 
 # ----------------------------------------------------------------------------------------------- main loop
 def train(config: PPOConfig, out: str, resume: str | None = None, progress: bool = True) -> Trainer:
-    """Run (or continue) training to ``config.total_steps``; checkpoints and logs go under ``out``."""
+    """Run (or continue) training to ``config.total_steps``; checkpoints and logs go under ``out``, which
+    must hold no other run (``check_out_dir``). A non-finite loss stops the run with a
+    ``FloatingPointError`` before it touches the weights."""
+    check_out_dir(out, resume)
     trainer = Trainer(config)
     if resume is not None:
         trainer.restore(resume)
-    writer = SummaryWriter(os.path.join(out, "logs"))
+        check_no_later_checkpoints(out, trainer.update)
+    # a resumed run drops what its logs hold past the checkpoint (written by the run it continues)
+    writer = SummaryWriter(os.path.join(out, "logs"), purge_step=trainer.global_step + 1 if resume else None)
     bar = tqdm(total=config.total_steps, initial=trainer.global_step, unit="step", disable=not progress,
                dynamic_ncols=True)
     start, start_step = time.perf_counter(), trainer.global_step
-    while trainer.global_step + config.steps_per_update <= config.total_steps:
-        summary = trainer.train_one_update()
-        summary |= trainer.win_rates()
-        summary["steps_per_second"] = (trainer.global_step - start_step) / (time.perf_counter() - start)
-        for name, value in summary.items():
-            writer.add_scalar(name if "/" in name else f"train/{name}", value, trainer.global_step)
-        bar.update(config.steps_per_update)
-        bar.set_postfix({k.split("/")[-1]: f"{v:.3g}" for k, v in summary.items()
-                         if k in ("win_rate/heuristic", "entropy", "steps_per_second")})
-        if trainer.update % config.checkpoint_every == 0:
-            trainer.save(os.path.join(out, f"checkpoint_{trainer.update:06d}.pt"))
-    bar.close()
-    writer.close()
+    try:
+        while trainer.global_step + config.steps_per_update <= config.total_steps:
+            summary = trainer.train_one_update()
+            summary |= trainer.win_rates()
+            summary["steps_per_second"] = (trainer.global_step - start_step) / (time.perf_counter() - start)
+            for name, value in summary.items():
+                writer.add_scalar(name if "/" in name else f"train/{name}", value, trainer.global_step)
+            bar.update(config.steps_per_update)
+            bar.set_postfix({k.split("/")[-1]: f"{v:.3g}" for k, v in summary.items()
+                             if k in ("win_rate/heuristic", "entropy", "steps_per_second")})
+            if trainer.update % config.checkpoint_every == 0:
+                trainer.save(os.path.join(out, f"checkpoint_{trainer.update:06d}.pt"))
+    finally:
+        bar.close()
+        writer.close()
     trainer.save(os.path.join(out, f"checkpoint_{trainer.update:06d}.pt"))
     atomic_save(trainer.policy_content(), os.path.join(out, "policy.pt"))
     return trainer
 
 
-def main() -> None:
+def resume_config(checkpoint: str, config_path: str | None, **overrides: Any) -> PPOConfig:
+    """The config a ``--resume`` continues with: the one stored in the checkpoint (``total_steps`` may be
+    raised by an override); with ``--config`` too, that file must describe the same run."""
+    saved = read_checkpoint(checkpoint, ("config",))["config"]
+    config = config_from_dict({**saved, **{k: v for k, v in overrides.items() if v is not None}}, source=checkpoint)
+    if config_path is not None:
+        check_config(dataclasses.asdict(load_config(config_path, **overrides)), config, checkpoint)
+    return config
+
+
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", default="configs/ppo/basic_2p.toml", help="TOML config (see PPOConfig)")
+    parser.add_argument("--config", help="TOML config (see PPOConfig): a path or the name of a shipped one (basic_2p, "
+                                         f"rami51_2p); default {DEFAULT_CONFIG}, or with --resume the checkpoint's own")
     parser.add_argument("--total-steps", type=int, help="override the config's total env steps")
-    parser.add_argument("--out", default="runs/ppo", help="directory for checkpoints, policy.pt and logs")
-    parser.add_argument("--resume", help="a checkpoint_*.pt to continue from (same config)")
+    parser.add_argument("--out", default="runs/ppo", help="directory for checkpoints, policy.pt and logs (a new "
+                                                          "run needs a new or empty one)")
+    parser.add_argument("--resume", help="a checkpoint_*.pt to continue from (its stored config is used)")
     parser.add_argument("--seed", type=int, help="override the config's seed")
-    args = parser.parse_args()
-    config = load_config(args.config, total_steps=args.total_steps, seed=args.seed)
-    train(config, args.out, resume=args.resume)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
+    args = parser.parse_args(argv)
+    try:
+        if args.resume:
+            config = resume_config(args.resume, args.config, total_steps=args.total_steps, seed=args.seed)
+        else:
+            config = load_config(args.config or DEFAULT_CONFIG, total_steps=args.total_steps, seed=args.seed)
+        check_out_dir(args.out, args.resume)
+    except (ValueError, FileExistsError, FileNotFoundError) as error:
+        parser.error(str(error))
+    try:
+        train(config, args.out, resume=args.resume, progress=not args.quiet and sys.stderr.isatty())
+    except FloatingPointError as error:
+        sys.exit(f"error: {error}")
 
 
 if __name__ == "__main__":

@@ -1,218 +1,65 @@
-"""PPO self-play on Rummy with Ray RLlib (new API stack), locally or on a Ray cluster.
+"""PPO self-play on Rummy with Ray RLlib (new API stack), on this machine or on a Ray cluster.
 
-One shared policy plays every seat. The PettingZoo AEC env is adapted to RLlib's ``MultiAgentEnv``
-by ``RummyMultiAgentEnv`` below (only the acting seat observes at each step; rewards are held for a
-seat until it next acts or the hand ends), and illegal actions are masked inside the policy by
-``MaskedPPOModule`` (the env raises ``ValueError`` on an illegal action, so an unmasked policy would
-crash the run).
+One shared, masked policy plays every seat (``training/rllib_adapters.py``: the env adapter, the
+module, the metrics). ``training/RLLIB.md`` is the guide: install, local runs, clusters, Ray Jobs.
 
-Install (once): ``pip install -e ".[rllib]"`` (see ``training/RLLIB.md``).
+    python -m rummy_env.training.train_rllib --iterations 20 --num-env-runners 2 --out runs/rllib
+    python -m rummy_env.training.train_rllib --resume runs/rllib/checkpoint_000020 --iterations 40
+    tensorboard --logdir runs
 
-Run on this machine (starts a local Ray instance, which stops when the script ends)::
+**Where it runs.** ``--address`` (``auto``, ``<head-ip>:6379``, ``ray://<head-ip>:10001``), else the
+``RAY_ADDRESS`` environment variable (set by ``ray job submit`` for the job's driver), else a new local
+Ray instance (``--num-cpus``) that stops when the script ends. Before building anything the script
+checks that the cluster has the CPUs (one per env runner, one per CPU learner) and GPUs asked for, and
+stops with a message instead of waiting forever for them.
 
-    python training/train_rllib.py --iterations 20 --num-env-runners 2
+**Run folder** (``--out``, one run per folder: a folder holding another run is refused,
+``training/runs.py``): ``checkpoint_<iteration>/`` every ``--checkpoint-every`` iterations and at the
+end (a history, never overwritten; each holds ``rummy_run.json``, the run's training settings), and
+``logs/`` (TensorBoard: the numbers printed each iteration, under ``rllib/``, by env steps).
 
-Run on a Ray cluster (every node needs this repository installed in the same Python
-environment, e.g. ``pip install -e ".[rllib]"`` in the node image)::
+**Resume.** ``--resume CHECKPOINT`` rebuilds the algorithm with the training settings stored in the
+checkpoint (rules, network, PPO hyper-parameters, seed; a contradicting option is refused) and the
+scale given now (env runners, learners, address), restores its state and trains on to
+``--iterations`` in total, in the checkpoint's run folder.
 
-    ray start --head                                  # on the head node
-    ray start --address=<head-ip>:6379                # on each worker node
-    python training/train_rllib.py --address auto --num-env-runners 32 --iterations 500 \\
-        --checkpoint-dir ~/rummy_ckpt                 # on the head node
-
-``--address`` is passed to ``ray.init``: ``auto`` joins the cluster this machine belongs to,
-``ray://<head-ip>:10001`` connects through Ray Client from outside the cluster.
-
-Each iteration prints the number of hands finished, their mean length (in env steps, every seat's
-actions counted), the mean return of each seat (zero-sum, so the sum over seats is ~0 and the per-seat
-means only show seat bias), the share of hands ended by a player going out (the rest are cut by the
-turn cap) and the learner's loss terms. ``--checkpoint-dir`` saves the algorithm after the last iteration (and
-every ``--checkpoint-every`` iterations); restore it with ``Algorithm.from_checkpoint(path)`` or take the
-policy alone with ``RLModule.from_checkpoint(path/learner_group/learner/rl_module/shared)``.
+**Policy.** ``RLModule.from_checkpoint(<checkpoint>/learner_group/learner/rl_module/shared)``, or the
+agent spec ``rllib:<checkpoint or run folder>`` in the arena (``rummy_env.agents.rllib_agent``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
-import numpy as np
-import ray
-import torch
-from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.callbacks.callbacks import RLlibCallback
-from ray.rllib.core.columns import Columns
-from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
-from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-from ray.rllib.core.rl_module.torch import TorchRLModule
-from ray.rllib.env.multi_agent_env import MultiAgentEnv
-from torch import nn
+from rummy_env.extras import needs_extra
+from rummy_env.training.runs import check_no_later_checkpoints, check_out_dir
 
-import rummy_env
+with needs_extra("rllib", "rummy_env.training.train_rllib"):
+    import ray
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from torch.utils.tensorboard import SummaryWriter
 
-POLICY_ID = "shared"
-# Logit given to illegal actions: exp(MASKED_LOGIT - max) underflows to exactly 0 in float32, so an
-# illegal action is never sampled nor chosen by argmax, and stays finite (no inf - inf = nan in the
-# KL / entropy terms).
-MASKED_LOGIT = -1e9
+    from rummy_env.training.rllib_adapters import (MASKED_LOGIT, POLICY_ID, MaskedPPOModule, RummyMetrics,  # noqa: F401
+                                                   RummyMultiAgentEnv, make_env)
+
+RUN_FILE = "rummy_run.json"
+# the options that define what is trained (kept on resume); the others only say how big and where it runs
+TRAINING_OPTIONS = ("rules", "num_players", "max_turns_per_round", "train_batch_size", "minibatch_size", "num_epochs",
+                    "lr", "hidden", "seed")
 
 
-# ---------------------------------------------------------------------------------------- the env
-class RummyMultiAgentEnv(MultiAgentEnv):
-    """``rummy_env.raw_env`` as an RLlib turn-based ``MultiAgentEnv``.
-
-    ``config``: ``rules`` (preset name, default ``"basic"``), ``num_players`` (default 2) and any rules
-    knobs (e.g. ``max_turns_per_round``), passed to ``rummy_env.raw_env``.
-
-    * Each ``reset``/``step`` returns the observation of the seat to act only; that seat may be the
-      same for several steps in a row (draw, plays, discard), which RLlib handles as consecutive
-      agent steps.
-    * Observations are ``{"observations": float32 (O,), "action_mask": float32 (A,)}`` (the AEC env's
-      int8 ``observation`` renamed and cast; the masking module reads these two keys).
-    * The AEC env reports every seat's reward at every step. A seat's reward is added up while it
-      waits and handed to it together with its next observation (so it is credited to that seat's
-      previous action), or at the end of the hand, when every seat gets its last observation, the
-      rest of its reward and the AEC env's ending: ``terminated`` (a player went out) or
-      ``truncated`` (the turn cap ``max_turns_per_round`` cut the hand; RLlib then bootstraps from
-      the value of the last observation).
-    """
-
-    def __init__(self, config: dict | None = None):
-        super().__init__()
-        config = dict(config or {})
-        rules = config.pop("rules", "basic")
-        num_players = int(config.pop("num_players", 2))
-        self.aec = rummy_env.raw_env(rules, num_players, **config)
-        self.agents = self.possible_agents = list(self.aec.possible_agents)
-        aec_space = self.aec.observation_space(self.possible_agents[0])
-        space = gym.spaces.Dict({
-            "observations": gym.spaces.Box(0.0, 127.0, aec_space["observation"].shape, np.float32),
-            "action_mask": gym.spaces.Box(0.0, 1.0, aec_space["action_mask"].shape, np.float32),
-        })
-        self.observation_spaces = {agent: space for agent in self.possible_agents}
-        self.action_spaces = {agent: self.aec.action_space(agent) for agent in self.possible_agents}
-        self._pending = dict.fromkeys(self.possible_agents, 0.0)
-
-    def _observe(self, agent: str) -> dict[str, np.ndarray]:
-        obs = self.aec.observe(agent)
-        return {"observations": obs["observation"].astype(np.float32),
-                "action_mask": obs["action_mask"].astype(np.float32)}
-
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        self.aec.reset(seed=seed, options=options)
-        self._pending = dict.fromkeys(self.possible_agents, 0.0)
-        agent = self.aec.agent_selection
-        return {agent: self._observe(agent)}, {agent: dict(self.aec.infos[agent])}
-
-    def step(self, action_dict: dict[str, Any]):
-        agent = self.aec.agent_selection
-        if set(action_dict) != {agent}:
-            raise ValueError(f"expected an action for {agent} only, got actions for {sorted(action_dict)}")
-        self.aec.step(int(action_dict[agent]))          # raises ValueError on an illegal action
-        for name, reward in self.aec.rewards.items():   # this step's reward of every seat
-            self._pending[name] += reward
-
-        terminated = all(self.aec.terminations.values())
-        truncated = all(self.aec.truncations[name] or self.aec.terminations[name] for name in self.agents)
-        if terminated or truncated:                      # the hand is over: every seat gets its last step
-            names = self.possible_agents
-            obs = {name: self._observe(name) for name in names}
-            rewards, self._pending = self._pending, dict.fromkeys(names, 0.0)
-            terminateds = {name: self.aec.terminations[name] for name in names}
-            truncateds = {name: self.aec.truncations[name] and not self.aec.terminations[name] for name in names}
-            terminateds["__all__"] = terminated
-            truncateds["__all__"] = not terminated
-            return obs, rewards, terminateds, truncateds, {name: dict(self.aec.infos[name]) for name in names}
-
-        nxt = self.aec.agent_selection
-        reward, self._pending[nxt] = self._pending[nxt], 0.0
-        return ({nxt: self._observe(nxt)}, {nxt: reward}, {"__all__": False}, {"__all__": False},
-                {nxt: dict(self.aec.infos[nxt])})
-
-    def render(self) -> str | None:
-        return self.aec.render()
-
-
-def make_env(config: dict | None = None) -> RummyMultiAgentEnv:
-    return RummyMultiAgentEnv(config)
-
-
-# ------------------------------------------------------------------------------------- the policy
-class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
-    """An MLP actor-critic for PPO that never puts probability on an illegal action.
-
-    Reads the Dict observation ``{"observations", "action_mask"}``: a shared trunk over
-    ``log1p(observations)`` (the raw features are small counts with a few fields up to 127), then a
-    policy head whose logits of illegal actions (mask 0) are replaced by ``MASKED_LOGIT`` and a value
-    head. ``model_config``: ``{"hidden": [256, 256]}``.
-
-    The masking is applied in every forward pass (inference, exploration and training), so the
-    action distribution the env runners sample from and the one PPO's loss re-evaluates are the
-    same; illegal logits get no gradient.
-    """
-
-    def setup(self):
-        obs_dim = int(np.prod(self.observation_space["observations"].shape))
-        hidden = list(self.model_config.get("hidden", [256, 256]))
-        layers, width = [], obs_dim
-        for size in hidden:
-            layers += [nn.Linear(width, size), nn.ReLU()]
-            width = size
-        self._trunk = nn.Sequential(*layers)
-        self._pi = nn.Linear(width, self.action_space.n)
-        self._vf = nn.Linear(width, 1)
-        nn.init.orthogonal_(self._pi.weight, gain=0.01)  # near-uniform over legal actions at first
-        nn.init.zeros_(self._pi.bias)
-
-    def _features(self, obs: dict[str, torch.Tensor]) -> torch.Tensor:
-        return self._trunk(torch.log1p(obs["observations"].float()))
-
-    def _masked_logits(self, features: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        return self._pi(features).masked_fill(mask < 0.5, MASKED_LOGIT)
-
-    def _forward(self, batch: dict[str, Any], **kwargs) -> dict[str, Any]:
-        obs = batch[Columns.OBS]
-        return {Columns.ACTION_DIST_INPUTS: self._masked_logits(self._features(obs), obs["action_mask"])}
-
-    def _forward_train(self, batch: dict[str, Any], **kwargs) -> dict[str, Any]:
-        obs = batch[Columns.OBS]
-        features = self._features(obs)
-        return {Columns.ACTION_DIST_INPUTS: self._masked_logits(features, obs["action_mask"]),
-                Columns.EMBEDDINGS: features}
-
-    def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> torch.Tensor:
-        if embeddings is None:
-            embeddings = self._features(batch[Columns.OBS])
-        return self._vf(embeddings).squeeze(-1)
-
-
-# ------------------------------------------------------------------------------------ metrics
-class RummyMetrics(RLlibCallback):
-    """Logs, per finished hand, whether a player went out (``hand_out_rate``) and the absolute hand
-    score (``hand_score_abs``; 0 for a dead hand)."""
-
-    def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:
-        if metrics_logger is None:
-            return
-        infos = [sa.get_infos(-1) for sa in episode.agent_episodes.values()]
-        info = next((i for i in infos if i and "end_reason" in i), None)
-        if info is None:
-            return
-        metrics_logger.log_value("hand_out_rate", float(info["end_reason"] == "out"), reduce="mean", window=200)
-        metrics_logger.log_value("hand_score_abs", float(max(abs(s) for s in info["hand_scores"])),
-                                 reduce="mean", window=200)
-
-
-# ------------------------------------------------------------------------------------ the run
 def build_config(
     *,
-    num_players: int = 2,
+    num_players: int | None = None,
     rules: str = "basic",
     rules_overrides: dict | None = None,
     num_env_runners: int = 2,
@@ -231,9 +78,10 @@ def build_config(
 ) -> PPOConfig:
     """The PPO config: one shared, masked policy for every seat (self-play).
 
-    ``restart_failed_env_runners=False`` (unlike RLlib's default) makes an error inside an env runner,
-    such as an illegal action, stop training with that error instead of restarting the runner and
-    carrying on without its samples; set it on clusters whose nodes may go away."""
+    ``rules`` is a preset name or a ``.toml`` rules file (``num_players`` None: the preset's 2 or the
+    file's). ``restart_failed_env_runners=False`` (unlike RLlib's default) makes an error inside an env
+    runner, such as an illegal action, stop training with that error instead of restarting the runner
+    and carrying on without its samples; set it on clusters whose nodes may go away."""
     env_config = {"rules": rules, "num_players": num_players, **(rules_overrides or {})}
     config = (
         PPOConfig()
@@ -259,6 +107,38 @@ def build_config(
     return config
 
 
+# ------------------------------------------------------------------------------------ the cluster
+def connect(address: str | None, num_cpus: int | None) -> bool:
+    """Join ``address``, else ``RAY_ADDRESS``, else start a local instance; True when this call started Ray."""
+    if ray.is_initialized():
+        return False
+    address = address or os.environ.get("RAY_ADDRESS")
+    if address:
+        if num_cpus is not None:
+            raise SystemExit(f"--num-cpus sizes a local Ray instance; the cluster at {address} has its own CPUs")
+        ray.init(address=address)
+    else:
+        ray.init(address="local", num_cpus=num_cpus, include_dashboard=False)  # always a new instance
+    return True
+
+
+def check_resources(num_env_runners: int, num_learners: int, num_gpus_per_learner: float,
+                    available: dict[str, float]) -> None:
+    """Stop with a message when the cluster lacks the CPUs or GPUs asked for (Ray would wait for them
+    forever): one CPU per env runner, one per learner without a GPU, ``num_gpus_per_learner`` each."""
+    cpus = num_env_runners + (num_learners if not num_gpus_per_learner else 0)
+    gpus = num_learners * num_gpus_per_learner
+    have_cpus, have_gpus = available.get("CPU", 0.0), available.get("GPU", 0.0)
+    if cpus > have_cpus or gpus > have_gpus:
+        raise SystemExit(
+            f"this run needs {cpus} CPUs ({num_env_runners} env runners, one CPU each"
+            f"{f', and {num_learners} learners' if num_learners and not num_gpus_per_learner else ''})"
+            f"{f' and {gpus:g} GPUs' if gpus else ''}, but the Ray cluster has {have_cpus:g} CPUs and {have_gpus:g} "
+            f"GPUs; lower --num-env-runners (at most {int(have_cpus)}) or --num-learners, or add nodes "
+            "(Ray would otherwise wait for them without end)")
+
+
+# ------------------------------------------------------------------------------------ reporting
 def _get(result: dict, *keys: str, default: float = math.nan) -> Any:
     for key in keys:
         if not isinstance(result, dict) or key not in result:
@@ -268,11 +148,12 @@ def _get(result: dict, *keys: str, default: float = math.nan) -> Any:
 
 
 def summarize(result: dict, agents: list[str]) -> dict[str, float]:
-    """The numbers printed per iteration, from one ``algo.train()`` result."""
+    """The numbers printed (and logged) per iteration, from one ``algo.train()`` result."""
     runners, learner = result.get("env_runners", {}), _get(result, "learners", POLICY_ID, default={})
     summary = {
         "episodes": _get(runners, "num_episodes", default=0),
         "env_steps": _get(runners, "num_env_steps_sampled", default=0),
+        "env_steps_lifetime": _get(runners, "num_env_steps_sampled_lifetime", default=0),
         "episode_len_mean": _get(runners, "episode_len_mean"),
         "episode_return_mean": _get(runners, "episode_return_mean"),
         "hand_out_rate": _get(runners, "hand_out_rate"),
@@ -288,22 +169,23 @@ def summarize(result: dict, agents: list[str]) -> dict[str, float]:
 def format_summary(iteration: int, summary: dict[str, float], seconds: float) -> str:
     seats = " ".join(f"{k[len('return_'):]}={v:+.3f}" for k, v in summary.items() if k.startswith("return_"))
     return (f"iter {iteration:4d} {seconds:6.1f}s  steps={summary['env_steps']:.0f} "
-            f"episodes={summary['episodes']:.0f} len={summary['episode_len_mean']:.1f} "
-            f"return={summary['episode_return_mean']:+.3f} [{seats}] out_rate={summary['hand_out_rate']:.2f}  "
-            f"loss={summary['total_loss']:.4f} pi={summary['policy_loss']:.4f} vf={summary['vf_loss']:.4f} "
-            f"entropy={summary['entropy']:.3f} kl={summary['mean_kl_loss']:.4f}")
+            f"({summary['env_steps'] / seconds:.0f}/s) episodes={summary['episodes']:.0f} "
+            f"len={summary['episode_len_mean']:.1f} return={summary['episode_return_mean']:+.3f} [{seats}] "
+            f"out_rate={summary['hand_out_rate']:.2f}  loss={summary['total_loss']:.4f} "
+            f"pi={summary['policy_loss']:.4f} vf={summary['vf_loss']:.4f} entropy={summary['entropy']:.3f} "
+            f"kl={summary['mean_kl_loss']:.4f}")
 
 
+# ------------------------------------------------------------------------------------ the command line
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--num-players", type=int, default=2)
-    p.add_argument("--rules", default="basic", help="rules preset")
+    p.add_argument("--rules", default="basic", help="rules preset or .toml rules file")
+    p.add_argument("--num-players", type=int, default=None, help="seats (default: the preset's 2, or the file's)")
     p.add_argument("--max-turns-per-round", type=int, default=None,
                    help="rules knob: end a hand dead after this many turns (shorter hands for quick runs)")
-    p.add_argument("--iterations", type=int, default=10)
-    p.add_argument("--num-env-runners", type=int, default=2,
-                   help="remote sampling workers (0: sample in this process)")
+    p.add_argument("--iterations", type=int, default=10, help="training iterations of the run (a resumed run: in total)")
+    p.add_argument("--num-env-runners", type=int, default=2, help="remote sampling workers (0: sample in this process)")
     p.add_argument("--envs-per-env-runner", type=int, default=1)
     p.add_argument("--train-batch-size", type=int, default=4000, help="env steps per iteration (per learner)")
     p.add_argument("--minibatch-size", type=int, default=500)
@@ -315,25 +197,56 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--restart-failed-env-runners", action="store_true",
                    help="restart an env runner that fails (lost node) instead of stopping with its error")
-    p.add_argument("--address", default=None,
-                   help="Ray cluster to join ('auto', '<ip>:6379' or 'ray://<ip>:10001'); default: start a local one")
-    p.add_argument("--num-cpus", type=int, default=None, help="CPUs of the local Ray instance (without --address)")
-    p.add_argument("--checkpoint-dir", default=None, help="save the algorithm here after training")
+    p.add_argument("--address", default=None, help="Ray cluster to join ('auto', '<ip>:6379' or 'ray://<ip>:10001'); "
+                                                   "default: $RAY_ADDRESS if set, else a new local instance")
+    p.add_argument("--num-cpus", type=int, default=None, help="CPUs of the local Ray instance (without an address)")
+    p.add_argument("--out", "--checkpoint-dir", dest="out", default=None,
+                   help="run folder: checkpoints and TensorBoard logs (default runs/rllib; with --resume, the "
+                        "checkpoint's folder)")
     p.add_argument("--checkpoint-every", type=int, default=0, help="also save every N iterations (0: only at the end)")
-    return p.parse_args(argv)
+    p.add_argument("--resume", default=None, help="a checkpoint_<iteration> folder of a run to continue")
+    args = p.parse_args(argv)
+    given = {action.dest for action in p._actions if any(option in (argv if argv is not None else sys.argv[1:])
+                                                          for option in action.option_strings)}
+    if args.resume:
+        _take_stored_settings(args, given, p)
+    if args.out is None:
+        args.out = str(Path(args.resume).parent) if args.resume else "runs/rllib"
+    return args
+
+
+def _take_stored_settings(args: argparse.Namespace, given: set[str], parser: argparse.ArgumentParser) -> None:
+    """A resumed run keeps the training settings stored in its checkpoint; an option contradicting one is refused."""
+    stored_file = Path(args.resume) / RUN_FILE
+    if not stored_file.is_file():
+        parser.error(f"--resume {args.resume}: not a checkpoint of train_rllib.py (no {RUN_FILE} in it)")
+    stored = json.loads(stored_file.read_text())
+    for name in TRAINING_OPTIONS:
+        if name in given and getattr(args, name) != stored[name]:
+            parser.error(f"--resume keeps the run's training settings: --{name.replace('_', '-')} "
+                         f"{getattr(args, name)} contradicts the checkpoint's {stored[name]}")
+        setattr(args, name, stored[name])
+    args.resumed_iteration = stored["iteration"]
+
+
+def save(algo, out: Path, args: argparse.Namespace) -> Path:
+    """The algorithm's state into ``out/checkpoint_<iteration>`` with the run's training settings."""
+    path = algo.save_to_path(str((out / f"checkpoint_{algo.iteration:06d}").resolve()))
+    stored = {name: getattr(args, name) for name in TRAINING_OPTIONS} | {"iteration": algo.iteration}
+    (Path(path) / RUN_FILE).write_text(json.dumps(stored, indent=1))
+    print("checkpoint:", path, flush=True)
+    return Path(path)
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, float]]:
     args = parse_args(argv)
-    # The env and module classes live in this file, which remote workers may not be able to import
-    # (it is not part of the installed package): ship them by value.
-    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    started_here = not ray.is_initialized()
-    if started_here:
-        if args.address:
-            ray.init(address=args.address)
-        else:
-            ray.init(address="local", num_cpus=args.num_cpus, include_dashboard=False)  # always a new instance
+    out = Path(args.out).expanduser()
+    try:
+        check_out_dir(str(out), args.resume, option="--out")
+        if args.resume:
+            check_no_later_checkpoints(str(out), args.resumed_iteration, option="--out")
+    except FileExistsError as error:
+        raise SystemExit(str(error)) from None
     overrides = {} if args.max_turns_per_round is None else {"max_turns_per_round": args.max_turns_per_round}
     config = build_config(
         num_players=args.num_players, rules=args.rules, rules_overrides=overrides,
@@ -343,25 +256,45 @@ def main(argv: list[str] | None = None) -> list[dict[str, float]]:
         num_gpus_per_learner=args.num_gpus_per_learner, seed=args.seed,
         restart_failed_env_runners=args.restart_failed_env_runners,
     )
-    agents = [f"player_{seat}" for seat in range(args.num_players)]
-    algo = config.build_algo()
+    agents = make_env(dict(config.env_config)).possible_agents     # the rules are checked here, before Ray starts
+    # The env and module classes ship to the workers by value, so that a cluster needs rummy_env installed but
+    # not this exact version of the training modules.
+    ray.cloudpickle.register_pickle_by_value(sys.modules[RummyMultiAgentEnv.__module__])
+    started_here = connect(args.address, args.num_cpus)
     summaries = []
     try:
-        for iteration in range(1, args.iterations + 1):
-            start = time.perf_counter()
-            result = algo.train()
-            summary = summarize(result, agents)
-            summaries.append(summary)
-            print(format_summary(iteration, summary, time.perf_counter() - start), flush=True)
-            if args.checkpoint_dir and args.checkpoint_every and iteration % args.checkpoint_every == 0:
-                print("checkpoint:", algo.save_to_path(os.path.abspath(os.path.expanduser(args.checkpoint_dir))))
-        if args.checkpoint_dir:
-            print("checkpoint:", algo.save_to_path(os.path.abspath(os.path.expanduser(args.checkpoint_dir))))
+        check_resources(args.num_env_runners, args.num_learners, args.num_gpus_per_learner, ray.cluster_resources())
+        algo = config.build_algo()
+        if args.resume:
+            algo.restore_from_path(str(Path(args.resume).resolve()))
+            print(f"resumed {args.resume} at iteration {algo.iteration}", flush=True)
+        # a resumed run drops what its log holds past the checkpoint (written by the run it continues)
+        writer = SummaryWriter(str(out / "logs"), purge_step=_lifetime_steps(algo) + 1 if args.resume else None)
+        try:
+            while algo.iteration < args.iterations:
+                start = time.perf_counter()
+                summary = summarize(algo.train(), agents)
+                summaries.append(summary)
+                print(format_summary(algo.iteration, summary, time.perf_counter() - start), flush=True)
+                for name, value in summary.items():
+                    if math.isfinite(value):
+                        writer.add_scalar(f"rllib/{name}", value, int(summary["env_steps_lifetime"]))
+                if args.checkpoint_every and algo.iteration % args.checkpoint_every == 0:
+                    save(algo, out, args)
+            if not (out / f"checkpoint_{algo.iteration:06d}").exists():
+                save(algo, out, args)
+        finally:
+            writer.close()
+            algo.stop()
     finally:
-        algo.stop()
         if started_here:
             ray.shutdown()
     return summaries
+
+
+def _lifetime_steps(algo) -> int:
+    """Env steps sampled before this (resumed) run, where its TensorBoard curve continues."""
+    return int(algo.metrics.peek(("env_runners", "num_env_steps_sampled_lifetime"), default=0))
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ from rummy_env.engine import observation
 from rummy_env.engine.config import kernel_config
 from rummy_env.engine.drivers import check_actions_by_mask, done_rows, episode_winners_rows
 from rummy_env.engine.state import state_dtype
+from rummy_env.inputs import as_actions
 from rummy_env.observations import ObservationLayout
 from rummy_env.rules import RummyRules
 
@@ -84,6 +85,7 @@ class RummyEngine:
         self._all_rows = np.ones(batch_size, dtype=np.bool_)
         self._no_decks = np.zeros((batch_size, rules.deck_size), dtype=np.int8)
         self._seed_rng = np.random.default_rng()
+        self._has_reset = False  # step() before the first reset() (or load) is refused
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -140,6 +142,7 @@ class RummyEngine:
         else:
             deck_array, use_decks = self._check_decks(decks), True
         self._mask_is_current = False
+        self._has_reset = True
         self.drivers.new_game_rows(self.state, selected, seeds, deck_array, use_decks, dealer_array, self._work,
                                    self.tables, self.cfgs)
 
@@ -196,8 +199,9 @@ class RummyEngine:
     def step(self, actions: np.ndarray | Sequence[int], rows: np.ndarray | None = None) -> StepResult:
         """Apply one action per row (see the module docstring for illegal actions). With ``rows`` (bool
         ``(B,)``), only those rows move; the others ignore their action and get no reward."""
-        action_array = actions if isinstance(actions, np.ndarray) and actions.dtype == np.int64 \
-            else np.asarray(actions, dtype=np.int64)
+        if not self._has_reset:
+            raise RuntimeError("the games have not started: call reset() first")
+        action_array = actions if isinstance(actions, np.ndarray) and actions.dtype == np.int64 else as_actions(actions)
         if action_array.shape != (self.batch_size,):
             raise ValueError(f"expected {self.batch_size} actions, got an array of shape {action_array.shape}")
         active = self._all_rows if rows is None else np.asarray(rows, dtype=np.bool_)
@@ -257,6 +261,7 @@ class RummyEngine:
 
         self._mask_is_current = False
         load(self.rules, self.state[row:row + 1], self.undo_copies[row:row + 1], position)
+        self._has_reset = True
 
     def search_stats(self) -> dict[str, int]:
         """Counters of the rules family's searches since the engine was built (rami51: searches, plays tried,

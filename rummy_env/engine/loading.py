@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from rummy_env import cards
-from rummy_env.engine.positions import _TURN_SCALARS, snapshot_keys
+from rummy_env.engine.positions import _TURN_SCALARS, MELD_KEYS, snapshot_keys
 from rummy_env.engine.state import END_NAMES, PHASE_NAMES, PURE, PURE_BUT_JOKER
 from rummy_env.melds import KIND_EMPTY, KIND_SET, describe_meld
 from rummy_env.rules import RummyRules
@@ -75,6 +75,19 @@ def _per_seat(key: str, values: Any, players: int) -> list:
     return list(values)
 
 
+def _bools(key: str, values: Any, players: int) -> list[bool]:
+    values = _per_seat(key, values, players)
+    if not all(isinstance(value, (bool, np.bool_)) for value in values):
+        raise _bad(key, values, "one bool per seat")
+    return [bool(value) for value in values]
+
+
+def _bool(key: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise _bad(key, value, "true or false")
+    return bool(value)
+
+
 def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     if not isinstance(position, dict):
         raise ValueError(f"a position is a dict, got {type(position).__name__}")
@@ -94,6 +107,9 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     for k, meld in enumerate(table):
         if not isinstance(meld, dict) or "cards" not in meld:
             raise _bad(f"table[{k}]", meld, "a dict with 'cards' (and 'owner', 'joker_at', ...)")
+        if set(meld) - set(MELD_KEYS):
+            raise ValueError(f"position key 'table[{k}]': unknown keys {sorted(set(meld) - set(MELD_KEYS))}; "
+                             f"known: {list(MELD_KEYS)}")
         melds.append(dict(meld, cards=_cards(f"table[{k}].cards", meld["cards"])))
     discard = _cards("discard", position.get("discard", []))
     placed = [card for hand in hands for card in hand] + discard + [card for meld in melds for card in meld["cards"]]
@@ -132,12 +148,12 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     r["taken"] = -1 if taken is None else _cards("taken", [taken])[0]
     _fill_table(rules, r, melds)
     _fill_seat_cards(rules, r, position, melds, hands)
-    r["played_turn"] = bool(position.get("played_this_turn", False))
+    r["played_turn"] = _bool("played_this_turn", position.get("played_this_turn", False))
     r["has_played"][:] = 0
-    r["has_played"][:players] = _per_seat("has_played", position.get("has_played", [False] * players), players)
+    r["has_played"][:players] = _bools("has_played", position.get("has_played", [False] * players), players)
     r["has_melded"][:] = 0
     default_melded = [any(m.get("owner", 0) == seat for m in melds) for seat in range(players)]
-    r["has_melded"][:players] = _per_seat("has_melded", position.get("has_melded", default_melded), players)
+    r["has_melded"][:players] = _bools("has_melded", position.get("has_melded", default_melded), players)
     r["turns"] = _count("turn", position.get("turn", 0))
     r["reshuffles"] = _count("reshuffles", position.get("reshuffles", 0))
     r["hands_played"] = _count("hands_played", position.get("hands_played", 0))
@@ -149,7 +165,7 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
         r[key][:] = 0
         r[key][:players] = values
     r["winner"] = _seat("winner", position.get("winner"), players, none_ok=True)
-    r["rummy"] = bool(position.get("rummy", False))
+    r["rummy"] = _bool("rummy", position.get("rummy", False))
     end = position.get("end_reason", "none")
     if end not in END_NAMES:
         raise _bad("end_reason", end, f"one of {END_NAMES}")
@@ -212,15 +228,18 @@ def _fill_seat_cards(rules: RummyRules, r, position: dict[str, Any], melds, hand
 def _fill_rami(rules: RummyRules, r, position: dict[str, Any], melds: list[dict[str, Any]]) -> None:
     """The rami51 fields; a hand-written position starts a clean turn (nothing tentative or pending)."""
     players = rules.num_players
-    r["first_turn"] = bool(position.get("first_turn", False))
+    r["first_turn"] = _bool("first_turn", position.get("first_turn", False))
     r["opened"][:] = 0
-    r["opened"][:players] = _per_seat("opened", position.get("opened", [False] * players), players)
+    r["opened"][:players] = _bools("opened", position.get("opened", [False] * players), players)
     for slot, meld in enumerate(melds):
         r["slot_tentative"][slot] = bool(meld.get("tentative", False))
         r["slot_pure"][slot] = PURE_BUT_JOKER if meld.get("pure_but_joker") else PURE if meld.get("pure") else 0
     turn = position.get("turn_state", {})
     if not isinstance(turn, dict):
         raise _bad("turn_state", turn, "a dict of the turn's bookkeeping")
+    unknown = set(turn) - set(_TURN_SCALARS) - {"pending", "own_laid", "undo"}
+    if unknown:
+        raise ValueError(f"position key 'turn_state': unknown entries {sorted(unknown)}")
     for name in _TURN_SCALARS:
         r[name] = _count(f"turn_state.{name}", turn.get(name, 0), -30000)
     if "start_slots" not in turn:

@@ -15,8 +15,8 @@ key                    value
 ``table_by_seat``      one list of cards per seat: the table cards that seat laid
 ``known``              one list per seat: cards publicly known to be in that hand
 ``played_this_turn``   bool; ``has_played``, ``has_melded``: one bool per seat
-``turn``, ``reshuffles``, ``hands_played``, ``undos``: counters
-``totals``, ``hand_scores``: ints per seat; ``winner``: seat or None; ``rummy``: bool
+``turn``               counters: ``turn``, ``reshuffles``, ``hands_played``, ``undos``
+``totals``             ints per seat, with ``hand_scores``; ``winner``: seat or None; ``rummy``: bool
 ``end_reason``         "none", "out", "dead_no_draw", "dead_reshuffles", "dead_turn_cap", "illegal_action"
 ``game_winners``       seats; ``illegal_by``: seat or None; ``rng``: the row's generator state
 =====================  ==============================================================
@@ -57,6 +57,7 @@ from rummy_env.rules import RummyRules
 KIND_NAMES = {KIND_SET: "set", KIND_RUN: "run"}
 _TURN_SCALARS = ("opened_at_start", "taken_laid", "freed_jokers", "tentative", "touched_table", "start_slots", "doomed",
                  "all_at_once", "joker_finish", "turn_jokers", "turn_points")
+MELD_KEYS = ("slot", "owner", "kind", "cards", "lo", "hi", "joker_at", "tentative", "pure", "pure_but_joker")
 
 
 def _cards_of(counts: np.ndarray) -> list[int]:

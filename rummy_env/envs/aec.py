@@ -1,8 +1,10 @@
 """PettingZoo AEC environment: the batched engine at batch size 1.
 
-``env(rules="basic", num_players=2, render_mode=None, **overrides)`` returns the wrapped env,
-``raw_env(...)`` the bare one. ``rules`` is a preset name or a ``RummyRules``; ``overrides`` are rules
-knobs (``ace_high_or_low=True``, ``episode="game"``, ``reward="win"``, …).
+``env(rules="basic", num_players=None, render_mode=None, **overrides)`` returns the wrapped env,
+``raw_env(...)`` the bare one. ``rules`` is a preset name (2 players unless ``num_players`` says
+otherwise), the path of a ``.toml`` rules file or a ``RummyRules``, which keeps its own values (a
+contradicting argument is refused; see ``rummy_env.rules.make_rules``); ``overrides`` are rules knobs
+(``ace_high_or_low=True``, ``episode="game"``, ``reward="win"``, …).
 
 Agents ``player_0 … player_{N-1}``; the same agent acts several times in a row within its turn
 (draw, plays, discard). Each agent observes ``{"observation": int8 (O,), "action_mask": int8 (A,)}``;
@@ -15,11 +17,40 @@ Rewards are zero-sum and come from the rules' reward knobs (``reward="score"``: 
 centred score difference over ``reward_scale``; ``reward="win"``: +1 to the winner, -1 shared by the
 others, at the episode's end). One episode is one hand by default (``episode="game"``: until the
 game ends); a hand cut by the engine's turn cap (``max_turns_per_round``, B17) ends the episode
-as a truncation, every other end as a termination. Every agent's ``info`` holds ``phase``, ``hand_scores``, ``totals``, ``end_reason`` and
-``winner``; after a hand or game ends, the final scores.
+as a truncation, every other end as a termination.
+
+Every agent's ``info`` holds numbers and arrays only (clients such as TorchRL turn infos into
+tensors): ``phase`` (an int code), ``hand_scores`` and ``totals`` (float64 arrays ``(P,)``; after a
+hand or game ends, the final scores), ``end_reason`` (an int code) and ``winner`` (the seat that went
+out in the last finished hand, -1 for none). The code tables are ``rummy_env.PHASE_NAMES`` and
+``rummy_env.END_NAMES`` (``PHASE_NAMES[info["phase"]]`` is the name):
+
+====================  ====================================================================
+``phase``             ``0`` draw, ``1`` play, ``2`` hand_over, ``3`` game_over
+``end_reason``        ``0`` none (the hand is not over), ``1`` out (a player went out),
+                      ``2`` dead_no_draw (no card left to draw, B11/R17), ``3`` dead_reshuffles
+                      (past ``max_reshuffles``), ``4`` dead_turn_cap (``max_turns_per_round``,
+                      B17/R17), ``5`` illegal_action (``illegal_action="penalty"``)
+====================  ====================================================================
+
+Actions are integer ids (``int`` or a numpy integer); anything else (``0.7``, ``"0"``, ``True``, NaN)
+is refused with a ``ValueError``. ``step`` before ``reset`` raises ``RuntimeError("... call reset()
+first")``; after the episode's end each agent takes its ``None`` dead step (PettingZoo's
+convention), and a ``step`` once every agent has left raises ``RuntimeError`` asking for ``reset()``.
 
 An illegal action raises ``ValueError`` (``IllegalActionError``) saying what was illegal and why;
 with ``illegal_action="penalty"`` it ends the game with ``illegal_action_penalty`` for the offender.
+
+``render()`` (``render_mode="ansi"`` or ``"human"``) is a **spectator's view**: it shows every hand
+face up. ``render_observer="player_1"`` (a constructor argument, or the attribute
+``env.unwrapped.render_observer``) shows what that player can see instead: his own hand, and of the
+others only their sizes and the cards publicly known to be in them (``rummy_env.render``).
+
+Version History
+
+- v0 (rummy_env 0.1.0): initial release: rulesets basic and rami51 (with the Lebanese "14").
+  Unreleased, same version (games and rewards unchanged): infos hold numbers and arrays only, and
+  ``render_observer`` renders one player's view. CHANGELOG.md lists every change.
 """
 
 from __future__ import annotations
@@ -33,12 +64,14 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from rummy_env.engine import RummyEngine
-from rummy_env.engine.state import END_NAMES, PHASE_NAMES, truncated
+from rummy_env.engine.state import truncated
+from rummy_env.inputs import as_action
 from rummy_env.render import render_text
 from rummy_env.rules import RummyRules, make_rules
 
 
-def env(rules: str | RummyRules = "basic", num_players: int = 2, render_mode: str | None = None, **overrides: Any):
+def env(rules: str | RummyRules = "basic", num_players: int | None = None, render_mode: str | None = None,
+        **overrides: Any):
     """The AEC env under PettingZoo's ``OrderEnforcingWrapper`` (call-order checks).
 
     ``AssertOutOfBoundsWrapper`` is not added: the engine itself rejects an out-of-range action with
@@ -62,12 +95,13 @@ class raw_env(AECEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "rummy_v0", "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, rules: str | RummyRules = "basic", num_players: int = 2, render_mode: str | None = None,
-                 **overrides: Any):
+    def __init__(self, rules: str | RummyRules = "basic", num_players: int | None = None,
+                 render_mode: str | None = None, render_observer: str | None = None, **overrides: Any):
         super().__init__()
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not supported; use None, 'human' or 'ansi'")
         self.rules = make_rules(rules, num_players, **overrides)
+        self.render_observer = render_observer
         self.engine = RummyEngine(self.rules, batch_size=1, parallel=False)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.num_players)]
@@ -99,6 +133,10 @@ class raw_env(AECEnv):
             self._seeded = True
         else:
             self.engine.reset()
+        self._begin_episode()
+
+    def _begin_episode(self) -> None:
+        """The agents' bookkeeping for the game in the engine's row (a new one, or a restored one)."""
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -113,13 +151,17 @@ class raw_env(AECEnv):
             self.render()
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
+        agent = getattr(self, "agent_selection", None)
+        if agent is None:
+            raise RuntimeError("the game has not started: call reset() first")
+        if not self.agents:
+            raise RuntimeError("the episode is over and every agent has left it: call reset() to start a new one")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None:
             raise ValueError(f"{agent} is to act and must be given an action, not None")
-        self._action[0] = action
+        self._action[0] = as_action(action)
         result = self.engine.step(self._action)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict(zip(self.possible_agents, result.rewards[0].tolist()))
@@ -127,7 +169,7 @@ class raw_env(AECEnv):
         if result.hand_ended[0] or done:
             self._update_infos()
         else:
-            phase = PHASE_NAMES[self._phase[0]]
+            phase = int(self._phase[0])
             for name in self.agents:
                 self.infos[name]["phase"] = phase
         if done:
@@ -147,16 +189,11 @@ class raw_env(AECEnv):
 
     def _update_infos(self) -> None:
         r = self.engine.state[0]
-        winner = int(r["winner"])
-        info = {
-            "phase": PHASE_NAMES[int(r["phase"])],
-            "hand_scores": [float(v) for v in r["hand_scores"][:self.rules.num_players]],
-            "totals": [float(v) for v in r["totals"][:self.rules.num_players]],
-            "end_reason": END_NAMES[int(r["end_reason"])],
-            "winner": None if winner < 0 else f"player_{winner}",
-        }
+        players = self.rules.num_players
         for name in self.agents:
-            self.infos[name] = dict(info)
+            self.infos[name] = {"phase": int(r["phase"]), "hand_scores": r["hand_scores"][:players].copy(),
+                                "totals": r["totals"][:players].copy(), "end_reason": int(r["end_reason"]),
+                                "winner": int(r["winner"])}
 
     # ------------------------------------------------------------------ views
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -180,7 +217,10 @@ class raw_env(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        text = render_text(self.engine, 0)
+        observer = self.render_observer
+        if observer is not None and observer not in self.possible_agents:
+            raise ValueError(f"render_observer must be None (every hand) or one of {self.possible_agents}, got {observer!r}")
+        text = render_text(self.engine, 0, observer=None if observer is None else self.agent_name_mapping[observer])
         if self.render_mode == "human":
             print(text)
             return None
@@ -195,12 +235,19 @@ class raw_env(AECEnv):
         return {"rules": self.rules.to_dict(), "position": self.engine.snapshot(0)}
 
     def restore_game(self, saved: dict[str, Any]) -> None:
-        """Restore a ``save_game`` result (same rules required); the episode continues from there."""
-        if RummyRules.from_dict(saved["rules"]) != self.rules:
+        """Restore a ``save_game`` result (same rules required); the episode continues from there.
+
+        The saved game is checked whole before anything is replaced: a bad one (unknown keys, other
+        rules, a duplicated card, a seat that does not exist, …) raises a ``ValueError`` naming what
+        is wrong, and the game in progress stays as it was."""
+        if not isinstance(saved, dict) or set(saved) != {"rules", "position"}:
+            keys = sorted(saved) if isinstance(saved, dict) else type(saved).__name__
+            raise ValueError(f"a saved game is a dict with the keys ['position', 'rules'] (from save_game), got {keys}")
+        try:
+            rules = RummyRules.from_dict(saved["rules"])
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"the saved game's 'rules' are not valid rules: {error}") from error
+        if rules != self.rules:
             raise ValueError("the saved game was played under different rules than this env's")
-        self.reset()
-        self.engine.load(0, saved["position"])
-        self._update_infos()
-        if self.engine.done[0]:
-            self._mark_episode_end()
-        self.agent_selection = self.possible_agents[int(self.engine.state["current"][0])]
+        self.engine.load(0, saved["position"])  # checks the whole position before it writes anything
+        self._begin_episode()

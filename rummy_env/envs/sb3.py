@@ -11,7 +11,7 @@ The engine runs its one-thread kernels here by default (``parallel=False``): bes
 the env is a few percent of the step, and numba's thread pool would compete with torch's for the
 cores (measured: about a quarter slower rollouts on 2 cores).
 
-Requires ``pip install -e ".[train]"`` (stable-baselines3).
+Requires the ``train`` extra (``pip install "rummy_env[train]"``: stable-baselines3).
 
 >>> from rummy_env.envs.sb3 import RummySB3VecEnv
 >>> from sb3_contrib import MaskablePPO
@@ -24,17 +24,22 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
+
+from rummy_env.extras import needs_extra
+
+with needs_extra("train", "RummySB3VecEnv"):
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
 from rummy_env.envs.single_agent import Opponent, RummyGymVectorEnv
+from rummy_env.inputs import as_actions
 from rummy_env.rules import RummyRules
 
 
 class RummySB3VecEnv(VecEnv):
     """``num_envs`` games, the learner in one seat of each, opponents inside (``RummyGymVectorEnv``)."""
 
-    def __init__(self, num_envs: int, rules: str | RummyRules = "basic", num_players: int = 2,
-                 opponent: Opponent | None = None, learner_seat: int | str = 0, seed: int | None = None,
+    def __init__(self, num_envs: int, rules: str | RummyRules = "basic", num_players: int | None = None,
+                 opponent: Opponent | str | None = None, learner_seat: int | str = 0, seed: int | None = None,
                  parallel: bool | None = False, **overrides: Any):
         self.vector_env = RummyGymVectorEnv(num_envs, rules, num_players, opponent, learner_seat, parallel=parallel,
                                             **overrides)
@@ -51,7 +56,7 @@ class RummySB3VecEnv(VecEnv):
         return observation.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        self._actions = as_actions(actions).reshape(self.num_envs)
 
     def step_wait(self):
         observation, rewards, terminations, truncations, infos = self.vector_env.step(self._actions)

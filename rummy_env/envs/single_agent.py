@@ -7,14 +7,20 @@ by the ``opponent`` policy — batched over the rows, each opponent seeing only 
 over. The reward is the learner's own seat's reward, summed over the learner's action and the
 opponents' moves that followed it.
 
-``opponent`` is ``None`` (uniform random legal actions), an object with ``act(observation,
-action_mask, rng) -> actions`` (a batched ``Policy``, e.g. ``agents.RandomAgent``), or a callable
-``(observation, action_mask) -> actions``. ``learner_seat`` is a seat, or ``"random"`` for a fresh
-seat each episode.
+``opponent`` is ``None`` (uniform random legal actions), an agent spec of
+``rummy_env.agents.registry`` (``"random"``, ``"greedy"``, ``"heuristic"``, ``"ppo:PATH"``, …, built
+for the env's rules), an object with ``act(observation, action_mask, rng) -> actions`` (a batched
+``Policy``, e.g. ``rummy_env.agents.random_agent.RandomAgent``), or a callable ``(observation,
+action_mask) -> actions``. An agent built for other rules (another ruleset or player count) is
+refused when the env is made, not in the middle of an episode. ``learner_seat`` is a seat, or
+``"random"`` for a fresh seat each episode.
 
 Observation: ``Box(0, 127, (O,), int8)`` (the learner's view, ``rummy_env.engine.observation``);
-action: ``Discrete(A)``; ``action_masks()`` gives the legal actions (sb3-contrib's convention), also
-in ``info["action_mask"]``. A hand in which the learner never gets to act (an opponent goes rummy
+action: ``Discrete(A)``, an integer id (``0.7``, ``"0"``, ``True`` are refused); ``action_masks()``
+gives the legal actions (sb3-contrib's convention), also in ``info["action_mask"]``. ``gymnasium.make``
+returns the env itself (no ``OrderEnforcing``/``PassiveEnvChecker``: the env checks its call order and
+passes ``check_env``), so ``env.action_masks()`` works on it; through wrappers of your own, use
+``env.get_wrapper_attr("action_masks")()`` (what sb3-contrib does). A hand in which the learner never gets to act (an opponent goes rummy
 before the learner's first turn) is not shown to the learner: that row is dealt again.
 
 ``RummyGymVectorEnv`` auto-resets in Gymnasium's ``SAME_STEP`` mode: the observation returned for a
@@ -30,9 +36,10 @@ import gymnasium
 import numpy as np
 
 from rummy_env.engine import RummyEngine
+from rummy_env.agents.base import check_agent_fits
 from rummy_env.engine.state import truncated
-from rummy_env.rules import make_rules
-from rummy_env.rules import RummyRules
+from rummy_env.inputs import as_action, as_actions
+from rummy_env.rules import RummyRules, make_rules
 from rummy_env.sampling import uniform_legal_actions
 
 Opponent = Any  # a batched Policy (``act(observation, action_mask, rng)``) or a callable (observation, mask)
@@ -43,10 +50,12 @@ class LearnerSeats:
 
     def __init__(self, num_envs: int, rules: RummyRules, opponent: Opponent | None, learner_seat: int | str,
                  parallel: bool | None = None):
-        if not (learner_seat == "random" or (isinstance(learner_seat, int) and 0 <= learner_seat < rules.num_players)):
+        if isinstance(learner_seat, np.integer):
+            learner_seat = int(learner_seat)
+        if not (learner_seat == "random" or (type(learner_seat) is int and 0 <= learner_seat < rules.num_players)):
             raise ValueError(f"learner_seat must be a seat 0..{rules.num_players - 1} or 'random', got {learner_seat!r}")
         self.engine = RummyEngine(rules, batch_size=num_envs, parallel=parallel)
-        self.opponent = opponent
+        self.opponent = opponent_for(opponent, rules)
         self.learner_seat = learner_seat
         self.seats = np.zeros(num_envs, dtype=np.int8)
         self.rows = np.arange(num_envs)
@@ -89,7 +98,7 @@ class LearnerSeats:
 
     def learner_step(self, actions: np.ndarray) -> np.ndarray:
         """Apply the learner's actions, then the opponents'; the learner's rewards ``(B,)``."""
-        result = self.engine.step(np.asarray(actions, dtype=np.int64).reshape(-1))
+        result = self.engine.step(as_actions(actions).reshape(-1))
         rewards = result.rewards[self.rows, self.seats].astype(np.float32)
         self.play_opponents(rewards)
         return rewards
@@ -99,6 +108,23 @@ class LearnerSeats:
 
     def action_masks(self) -> np.ndarray:
         return self.engine.legal_action_mask().astype(bool)
+
+
+def opponent_for(opponent: Opponent | str | None, rules: RummyRules) -> Opponent | None:
+    """The opponent policy of an env under ``rules``: a spec is built, an agent checked to fit."""
+    if opponent is None:
+        return None
+    if isinstance(opponent, str):
+        from rummy_env.agents.registry import make_agent
+
+        return make_agent(opponent, rules)
+    if hasattr(opponent, "act"):
+        check_agent_fits(opponent, rules, "the opponent")
+        return opponent
+    if callable(opponent):
+        return opponent
+    raise TypeError(f"opponent must be None, an agent spec such as 'heuristic', an agent with act() or a callable, "
+                    f"got {type(opponent).__name__}")
 
 
 def _spaces(engine: RummyEngine) -> tuple[gymnasium.spaces.Box, gymnasium.spaces.Discrete]:
@@ -111,8 +137,9 @@ class RummyGymEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, rules: str | RummyRules = "basic", num_players: int = 2, opponent: Opponent | None = None,
-                 learner_seat: int | str = 0, render_mode: str | None = None, **overrides: Any):
+    def __init__(self, rules: str | RummyRules = "basic", num_players: int | None = None,
+                 opponent: Opponent | str | None = None, learner_seat: int | str = 0, render_mode: str | None = None,
+                 **overrides: Any):
         self.rules = make_rules(rules, num_players, **overrides)
         self.core = LearnerSeats(1, self.rules, opponent, learner_seat, parallel=False)
         self.observation_space, self.action_space = _spaces(self.core.engine)
@@ -126,7 +153,7 @@ class RummyGymEnv(gymnasium.Env):
         return self.core.observation()[0].copy(), self._info()
 
     def step(self, action: int):
-        reward = float(self.core.learner_step(np.array([action]))[0])
+        reward = float(self.core.learner_step(np.array([as_action(action)]))[0])
         done = bool(self.core.engine.done[0])
         cut = done and bool(truncated(self.core.engine.state[0]))
         return self.core.observation()[0].copy(), reward, done and not cut, cut, self._info()
@@ -151,8 +178,8 @@ class RummyGymVectorEnv(gymnasium.vector.VectorEnv):
 
     metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
 
-    def __init__(self, num_envs: int = 1, rules: str | RummyRules = "basic", num_players: int = 2,
-                 opponent: Opponent | None = None, learner_seat: int | str = 0, parallel: bool | None = None,
+    def __init__(self, num_envs: int = 1, rules: str | RummyRules = "basic", num_players: int | None = None,
+                 opponent: Opponent | str | None = None, learner_seat: int | str = 0, parallel: bool | None = None,
                  **overrides: Any):
         self.rules = make_rules(rules, num_players, **overrides)
         self.num_envs = num_envs

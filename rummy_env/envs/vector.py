@@ -28,6 +28,15 @@ No step ever crosses an episode boundary. Rewards are zero-sum per row (RULES kn
 
 Arrays returned are the engine's buffers, reused by the next ``step``/``reset`` (copy to keep them),
 so that the interface adds no copies to the engine's throughput.
+
+Gymnasium's vector conventions hold where they fit: ``num_envs``, ``single_observation_space``
+(``Dict(observation=Box(0, 127, (O,), int8), action_mask=Box(0, 1, (A,), int8))``) and
+``single_action_space`` (``Discrete(A)``), their batched forms ``observation_space`` (the same Dict
+with a leading ``num_envs`` axis) and ``action_space`` (``MultiDiscrete([A] * num_envs)``),
+``metadata["autoreset_mode"]``, ``reset(seed=None, options=None)``, ``close()``. Two differences are
+inherent to a multi-agent env: ``rewards`` has a seat axis ``(B, P)``, and each row's action is for
+the player to act there (``infos["current_player"]``). Actions are integer ids (an integer array or a
+list of ints; floats and bools are refused), and ``step`` before ``reset`` raises ``RuntimeError``.
 """
 
 from __future__ import annotations
@@ -39,8 +48,7 @@ import numpy as np
 
 from rummy_env.engine import RummyEngine
 from rummy_env.engine.state import truncated
-from rummy_env.rules import make_rules
-from rummy_env.rules import RummyRules
+from rummy_env.rules import RummyRules, make_rules
 
 
 class RummyVectorEnv:
@@ -48,8 +56,8 @@ class RummyVectorEnv:
 
     metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
 
-    def __init__(self, num_envs: int, rules: str | RummyRules = "basic", num_players: int = 2, seed: int | None = None,
-                 parallel: bool | None = None, **overrides: Any):
+    def __init__(self, num_envs: int, rules: str | RummyRules = "basic", num_players: int | None = None,
+                 seed: int | None = None, parallel: bool | None = None, **overrides: Any):
         self.rules = make_rules(rules, num_players, **overrides)
         self.num_envs = num_envs
         self.num_players = self.rules.num_players
@@ -59,6 +67,10 @@ class RummyVectorEnv:
             "action_mask": gymnasium.spaces.Box(0, 1, (self.engine.num_actions,), np.int8),
         })
         self.single_action_space = gymnasium.spaces.Discrete(self.engine.num_actions)
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
+        self.render_mode = None
+        self.closed = False
         self._seed = seed
         self._final_observation = np.zeros((num_envs, self.engine.observation_size), dtype=np.int8)
         self._final_hand_scores = np.zeros((num_envs, self.num_players), dtype=np.float64)
@@ -67,8 +79,12 @@ class RummyVectorEnv:
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
 
-    def reset(self, seed: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-        """Start every row afresh; returns the first observations and the infos."""
+    def reset(self, seed: int | None = None, options: dict | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Start every row afresh; returns the first observations and the infos (no ``options``
+        are supported)."""
+        if options:
+            raise ValueError(f"RummyVectorEnv.reset takes no options, got {sorted(options)}")
         self.engine.reset(seed=self._seed if seed is None else seed)
         self._seed = None
         return self._observation(), self._infos(np.zeros(self.num_envs, dtype=np.bool_))
@@ -112,4 +128,4 @@ class RummyVectorEnv:
         }
 
     def close(self) -> None:
-        pass
+        self.closed = True

@@ -1,0 +1,36 @@
+"""Optional dependencies: a missing one is reported with the extra that installs it.
+
+``pip install rummy_env`` gives the envs and the baseline agents (numpy, numba, gymnasium, pettingzoo).
+The learned agents and the trainers need an extra: ``train`` (torch, stable-baselines3, sb3-contrib,
+tensorboard, tqdm, openskill, matplotlib) or ``rllib`` (Ray RLlib).
+
+>>> with needs_extra("train", "the ppo: agent"):
+...     import a_module_that_is_not_installed
+Traceback (most recent call last):
+...
+ModuleNotFoundError: No module named 'a_module_that_is_not_installed'
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+# extra -> the top-level modules it installs
+EXTRAS = {
+    "train": ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "tqdm", "openskill", "matplotlib"),
+    "rllib": ("ray", "torch"),
+}
+
+
+@contextlib.contextmanager
+def needs_extra(extra: str, purpose: str) -> Iterator[None]:
+    """Run an import; if it fails for a module of ``extra``, say which extra to install (other failures pass)."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        top = (error.name or "").split(".")[0]
+        if top not in EXTRAS[extra]:
+            raise
+        raise ModuleNotFoundError(f"{purpose} needs {top}, which the {extra!r} extra installs: "
+                                  f'pip install "rummy_env[{extra}]"', name=error.name) from error
