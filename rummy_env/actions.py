@@ -44,6 +44,31 @@ action id                              meaning
 
 Defaults (rami51): ``M = 322`` (52 sets, 78 joker sets, 48 runs + 144 joker runs), ``A = 2539``
 (``2592`` with manual announcement); ``circular_runs`` adds the K-A-2 runs (``M = 338``).
+
+Ruleset ``gin`` (G1-G14; ``T = 52``; a meld of the catalogue holds 3 to 5 cards, ``M = 185``: 52 three-card and
+13 four-card sets, 44 runs of 3, 40 of 4 and 36 of 5, the same melds as OpenSpiel's; a longer run is laid as two):
+
+=====================================  ==========================================================
+action id                              meaning
+=====================================  ==========================================================
+``0``                                  DRAW_STOCK: take the top card of the stock
+``1``                                  DRAW_DISCARD: take the upcard / the discard top
+``2``                                  PASS: decline the first upcard (G3); end the knocker's
+                                       melds (G6), the defender's lay-offs or melds (G8); pass at
+                                       the wall (G10); declare the hand dead below 3 stock cards
+                                       (``wall_rule="pickup_or_dead"``, G14)
+``3``                                  KNOCK: after drawing (G6); with the upcard at the wall
+                                       (G10); in the knock, before discarding: big gin, all 11
+                                       cards melded without a discard (G7)
+``4 .. 4+M-1``                         MELD ``m``: lay catalogue meld ``m`` (the knocker after his
+                                       discard, the defender after his lay-offs)
+``4+M + t``                            LAY_OFF ``t``: the defender lays card ``t`` off onto the
+                                       knocker's melds (onto a run it extends, else a set, G8)
+``4+M+T + t``                          DISCARD ``t`` (ends the turn; in the knock: the knocker's
+                                       discard, G6)
+=====================================  ==========================================================
+
+Defaults (gin): ``M = 185``, ``A = 293``.
 """
 
 from __future__ import annotations
@@ -56,14 +81,24 @@ from rummy_env.rules import RummyRules
 
 DRAW_STOCK = 0
 DRAW_DISCARD = 1
-COMMIT = 2
+COMMIT = 2  # rami51
 UNDO = 3
+PASS = 2    # gin
+KNOCK = 3
 JOKER_LOW, JOKER_HIGH = 52, 53  # rami51 lay-off codes of a joker
 TAKE_CHOICES = 5
 
 # the kinds of action an id decodes to (``rummy_env.engine.common.decode``, ``ActionLayout.decode``)
-A_INVALID, A_DRAW_STOCK, A_DRAW_DISCARD, A_COMMIT, A_UNDO, A_MELD, A_LAY_OFF, A_TAKE, A_SWAP, A_DISCARD = range(-1, 9)
-KIND_NAMES = ("draw_stock", "draw_discard", "commit", "undo", "meld", "lay_off", "take", "swap", "discard")
+(A_INVALID, A_DRAW_STOCK, A_DRAW_DISCARD, A_COMMIT, A_UNDO, A_MELD, A_LAY_OFF, A_TAKE, A_SWAP, A_DISCARD, A_PASS,
+ A_KNOCK) = range(-1, 11)
+KIND_NAMES = ("draw_stock", "draw_discard", "commit", "undo", "meld", "lay_off", "take", "swap", "discard", "pass",
+              "knock")
+# the actions between the draws and the melds, per ruleset: ids 2, 3, ... are these kinds
+SPECIALS = {"basic": (), "rami51": ("commit", "undo"), "gin": ("pass", "knock")}
+
+
+SPECIAL_WORDS = {"commit": "commit the opening", "undo": "undo the tentative plays", "pass": "pass",
+                 "knock": "knock"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,18 +108,21 @@ class ActionLayout:
     catalogue: MeldCatalogue
     num_slots: int
     num_card_types: int
-    tentative: bool = False       # rami51: COMMIT, UNDO, TAKE and SWAP blocks
+    tentative: bool = False       # rami51: TAKE and SWAP blocks, a joker's second lay-off end
     silent_discards: bool = False  # rami51 with card_announcement="manual"
+    specials: tuple[str, ...] = ()  # the kinds of ids 2, 3, ... (``SPECIALS``)
+    layoff_targets: int = 0       # slots a LAY_OFF names: every table slot, or 1 in gin (the knocker's melds)
 
     @classmethod
     def for_rules(cls, rules: RummyRules) -> "ActionLayout":
         rami = rules.ruleset == "rami51"
         return cls(build_catalogue(rules), rules.num_slots, rules.num_card_types, rami,
-                   rami and rules.card_announcement == "manual")
+                   rami and rules.card_announcement == "manual", SPECIALS[rules.ruleset],
+                   1 if rules.ruleset == "gin" else rules.num_slots)
 
     @property
     def meld_offset(self) -> int:
-        return 4 if self.tentative else 2
+        return 2 + len(self.specials)
 
     @property
     def layoff_codes(self) -> int:
@@ -97,7 +135,7 @@ class ActionLayout:
 
     @property
     def take_offset(self) -> int:
-        return self.layoff_offset + self.num_slots * self.layoff_codes
+        return self.layoff_offset + self.layoff_targets * self.layoff_codes
 
     @property
     def swap_offset(self) -> int:
@@ -115,7 +153,15 @@ class ActionLayout:
         return self.meld_offset + entry
 
     def lay_off(self, slot: int, card: int) -> int:
+        """LAY_OFF ``card`` onto ``slot`` (gin: slot 0, the knocker's melds)."""
         return self.layoff_offset + slot * self.layoff_codes + card
+
+    def special(self, kind: str) -> int:
+        """The id of a special action of this ruleset: ``"commit"``, ``"undo"`` (rami51), ``"pass"``, ``"knock"``
+        (gin)."""
+        if kind not in self.specials:
+            raise ValueError(f"no {kind!r} action in this ruleset; its special actions: {self.specials}")
+        return 2 + self.specials.index(kind)
 
     def take(self, slot: int, choice: int) -> int:
         return self.take_offset + slot * TAKE_CHOICES + choice
@@ -131,10 +177,10 @@ class ActionLayout:
         joker run names the position its joker takes (``joker_at``), e.g. 7♠ 8♠ JK as 6♠ (6) or 9♠ (9);
         without it the first matching entry is returned."""
         wanted = sorted(int(card) for card in meld_cards)
-        for entry, members in enumerate(self.catalogue.cards):
-            if sorted(members.tolist()) == wanted and (joker_at is None or self.catalogue.joker_at[entry] == joker_at):
+        for entry in range(len(self.catalogue)):
+            if self.catalogue.members(entry) == wanted and (joker_at is None or self.catalogue.joker_at[entry] == joker_at):
                 return entry
-        raise ValueError(f"{cards.names(wanted)} is not a 3-card meld of the catalogue under these rules")
+        raise ValueError(f"{cards.names(wanted)} is not a meld of the catalogue under these rules")
 
     def decode(self, action: int) -> tuple[str, int, int]:
         """``(kind, a, b)``: ("draw_stock"|"draw_discard"|"commit"|"undo", -1, -1), ("meld", entry, -1),
@@ -147,7 +193,7 @@ class ActionLayout:
         if action == DRAW_DISCARD:
             return "draw_discard", -1, -1
         if action < self.meld_offset:
-            return ("commit" if action == COMMIT else "undo"), -1, -1
+            return self.specials[action - 2], -1, -1
         if action < self.layoff_offset:
             return "meld", action - self.meld_offset, -1
         if action < self.take_offset:
@@ -168,10 +214,10 @@ class ActionLayout:
             return "draw from the stock"
         if kind == "draw_discard":
             return "take the discard top"
-        if kind in ("commit", "undo"):
-            return "commit the opening" if kind == "commit" else "undo the tentative plays"
+        if kind in SPECIAL_WORDS:
+            return SPECIAL_WORDS[kind]
         if kind == "meld":
-            members = " ".join(cards.symbol(int(card)) for card in self.catalogue.cards[a])
+            members = " ".join(cards.symbol(card) for card in self.catalogue.members(a))
             what = "set" if self.catalogue.kind[a] == KIND_SET else "run"
             where = "" if self.catalogue.joker_at[a] < 0 else f" (joker at position {self.catalogue.joker_at[a]})"
             return f"meld {what} {members}{where}"
@@ -179,7 +225,7 @@ class ActionLayout:
             if b >= cards.JOKER:
                 end = "low end / set" if b == JOKER_LOW else "high end"
                 return f"lay off {cards.symbol(cards.JOKER)} ({end}) on slot {a}"
-            return f"lay off {cards.symbol(b)} on slot {a}"
+            return f"lay off {cards.symbol(b)}" + (" on the knocker's melds" if self.layoff_targets == 1 else f" on slot {a}")
         if kind == "take":
             return f"take choice {b} from slot {a}"
         if kind == "swap":

@@ -13,6 +13,11 @@ Catalogue order (the action layout depends on it):
    (rami51) after each the three variants with the joker at offset 0, 1, 2 standing for that card
    (the joker's represented card is fixed by the entry, AR5).
 
+Gin lays whole melds of 3 to 5 cards (G5, like OpenSpiel: a run of 6 or more is laid as two), so its catalogue
+(``M = 185``) is, in this order: for rank 1..13, its four 3-card sets (by omitted suit 0..3) then its 4-card set;
+runs of 3 (for suit 0..3, for start A..J), runs of 4 (start A..10), runs of 5 (start A..9). ``cards`` then has
+5 columns, padded with -1 (``members`` gives an entry's cards).
+
 ``joker_at`` of an entry is the run position its joker occupies, or -1 (no joker, or a 3-card joker
 set, whose joker represents one of two missing suits: undetermined, R9).
 """
@@ -45,7 +50,7 @@ def run_starts(rules: RummyRules) -> range:
 class MeldCatalogue:
     """The 3-card melds a player may lay as a new meld, as parallel arrays of length ``M``."""
 
-    cards: np.ndarray  # (M, 3) card types
+    cards: np.ndarray  # (M, W) card types, W the longest meld (3; gin 5), padded with -1
     kind: np.ndarray   # (M,) KIND_SET or KIND_RUN
     key: np.ndarray    # (M,) rank of a set, suit of a run
     lo: np.ndarray     # (M,) lowest position (a set: its rank)
@@ -55,9 +60,20 @@ class MeldCatalogue:
     def __len__(self) -> int:
         return len(self.kind)
 
+    def members(self, entry: int) -> list[int]:
+        """The cards of catalogue meld ``entry`` (sorted as laid out in the catalogue)."""
+        return [int(card) for card in self.cards[entry] if card >= 0]
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """(M,) cards per meld."""
+        return (self.cards >= 0).sum(axis=1)
+
 
 def build_catalogue(rules: RummyRules) -> MeldCatalogue:
     """The catalogue for ``rules`` in the documented order."""
+    if rules.ruleset == "gin":
+        return _gin_catalogue()
     jokers = rules.num_jokers > 0
     rows: list[tuple[tuple[int, int, int], int, int, int, int, int]] = []
     for rank in range(1, cards.NUM_RANKS + 1):
@@ -87,6 +103,27 @@ def build_catalogue(rules: RummyRules) -> MeldCatalogue:
         hi=np.array([row[4] for row in rows], dtype=np.int8),
         joker_at=np.array([row[5] for row in rows], dtype=np.int8),
     )
+
+
+def _gin_catalogue() -> MeldCatalogue:
+    """Whole gin melds of 3 to 5 cards (G5) in the documented order."""
+    rows = []
+    for rank in range(1, cards.NUM_RANKS + 1):
+        for omitted in range(cards.NUM_SUITS + 1):  # omitted suit 4: the 4-card set
+            members = tuple(cards.card_type(rank, suit) for suit in range(cards.NUM_SUITS) if suit != omitted)
+            rows.append((members, KIND_SET, rank, rank, rank))
+    for length in (3, 4, 5):
+        for suit in range(cards.NUM_SUITS):
+            for start in range(1, cards.NUM_RANKS - length + 2):
+                members = tuple(cards.card_type(start + k, suit) for k in range(length))
+                rows.append((members, KIND_RUN, suit, start, start + length - 1))
+    padded = np.full((len(rows), 5), -1, dtype=np.int16)
+    for entry, row in enumerate(rows):
+        padded[entry, :len(row[0])] = row[0]
+    return MeldCatalogue(
+        cards=padded, kind=np.array([row[1] for row in rows], dtype=np.int8),
+        key=np.array([row[2] for row in rows], dtype=np.int8), lo=np.array([row[3] for row in rows], dtype=np.int8),
+        hi=np.array([row[4] for row in rows], dtype=np.int8), joker_at=np.full(len(rows), -1, dtype=np.int8))
 
 
 def describe_meld(meld_cards: list[int], rules: RummyRules, joker_at: int | None = None) -> tuple[int, int, int, int, int]:

@@ -45,6 +45,23 @@ count both copies of a card):
 ``turn_points``        2       R10 points of own cards laid this turn = 128 * high + low
 =====================  ======  ==================================================================
 
+Ruleset ``gin`` appends (the knocker's melds and the defender's lay-offs and melds are in ``slot_cards``,
+``slot_kind``, ``slot_owner``, ``table_by_seat``; the upcard is ``discard_top``; a card the opponent took face
+up stays in ``known`` until it leaves his hand, and once the knocker has laid his melds, ``known`` shows his
+deadwood, laid face up, G6; ``phase`` is all zero in gin's own phases):
+
+=====================  ======  ==================================================================
+``gin_phase``          5       one-hot: the first upcard (G3), the knocker laying his hand (G6),
+                               the defender's lay-offs (G8), the defender's melds, the wall (G10)
+``knocker``            P       one-hot: seat ``r`` knocked this hand
+``knock_limit``        1       this hand's knock card (``oklahoma``: the first upcard's value, G11)
+``gin_state``          4       passes on the first upcard, knock stage (0 before the knocker's
+                               discard, 1 after, 2 big gin), the last discard repeated the card
+                               just taken (G13), upcard draws (max 127, G13)
+``boxes``              P       hands seat ``r`` won in this game (G12)
+``slot_layoffs``       S*2     cards laid off below / above the run in slot ``s`` (G13)
+=====================  ======  ==================================================================
+
 Nothing hidden is in it: the stock order, other hands (beyond what was taken face up) and the
 generator state never enter. ``ObservationLayout.split`` names the blocks of an observation.
 """
@@ -60,6 +77,8 @@ BLOCKS = ("hand", "discard_top", "discard_age", "known", "table_by_seat", "slot_
           "slot_owner", "has_played", "has_melded", "totals_high", "totals_low", "turns", "hands_played",
           "reshuffles")
 RAMI_BLOCKS = ("slot_joker", "slot_tentative", "opened", "pending", "turn_state", "turn_points")
+GIN_BLOCKS = ("gin_phase", "knocker", "knock_limit", "gin_state", "boxes", "slot_layoffs")
+FAMILY_BLOCKS = {"basic": (), "rami51": RAMI_BLOCKS, "gin": GIN_BLOCKS}
 
 
 class ObservationLayout:
@@ -76,8 +95,10 @@ class ObservationLayout:
             "turns": (2,), "hands_played": (2,), "reshuffles": (1,),
             "slot_joker": (slots,), "slot_tentative": (slots,), "opened": (players,), "pending": (types,),
             "turn_state": (7,), "turn_points": (2,),
+            "gin_phase": (5,), "knocker": (players,), "knock_limit": (1,), "gin_state": (4,), "boxes": (players,),
+            "slot_layoffs": (slots, 2),
         }
-        self.blocks = BLOCKS + (RAMI_BLOCKS if rules.ruleset == "rami51" else ())
+        self.blocks = BLOCKS + FAMILY_BLOCKS[rules.ruleset]
         self.shapes = {name: shapes[name] for name in self.blocks}
         self.offsets: dict[str, int] = {}
         position = 0
@@ -85,7 +106,8 @@ class ObservationLayout:
             self.offsets[name] = position
             position += int(np.prod(self.shapes[name]))
         self.size = position
-        self.kernel_offsets = np.array([self.offsets.get(name, -1) for name in BLOCKS + RAMI_BLOCKS], dtype=np.int64)
+        self.kernel_offsets = np.array([self.offsets.get(name, -1) for name in BLOCKS + RAMI_BLOCKS + GIN_BLOCKS],
+                                       dtype=np.int64)
 
     def split(self, observation: np.ndarray) -> dict[str, np.ndarray]:
         """Named views into one observation vector (or a batch of them, last axis)."""

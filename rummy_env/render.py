@@ -70,6 +70,11 @@ def meld_in_order(meld: dict[str, Any]) -> list[int]:
     return ordered + leftovers  # empty unless the record's ends disagree with its cards
 
 
+def is_live(phase: str) -> bool:
+    """Whether a position's phase (its name) is inside a hand rather than after one."""
+    return phase not in ("hand_over", "game_over")
+
+
 def count(number: int, noun: str) -> str:
     """``"1 card"``, ``"3 cards"``."""
     return f"{number} {noun}{'' if number == 1 else 's'}"
@@ -86,7 +91,7 @@ def describe(snap: dict[str, Any], observer: int | None = None, names: Sequence[
     ``observer=None`` (``show_hidden=False`` shows only hand sizes), else ``observer``'s view."""
     players = len(snap["hands"])
     who = seat_names(players, names)
-    live = snap["phase"] in ("draw", "play")
+    live = is_live(snap["phase"])
     rami = snap.get("ruleset") == "rami51"
     hand_word = "round" if rami else "hand"
     lines = [f"{hand_word} {snap['hands_played'] + live} · turn {snap['turn']} · phase {snap['phase']} · "
@@ -129,6 +134,8 @@ def outcome(snap: dict[str, Any], names: Sequence[str]) -> str:
     hand_word = "round" if snap.get("ruleset") == "rami51" else "hand"
     if snap["end_reason"] == "illegal_action":
         text = f"{names[snap['illegal_by']]} made an illegal action; the game is over"
+    elif "gin" in snap:
+        text = _gin_outcome(snap, names)
     elif snap["winner"] is not None:
         text = f"{names[snap['winner']]} went out{' (rummy!)' if snap['rummy'] else ''}"
     else:
@@ -139,6 +146,20 @@ def outcome(snap: dict[str, Any], names: Sequence[str]) -> str:
     if snap["phase"] == "game_over" and snap["game_winners"]:
         lines.append("game over: winner(s) " + ", ".join(names[seat] for seat in snap["game_winners"]))
     return "\n".join(lines)
+
+
+def _gin_outcome(snap: dict[str, Any], names: Sequence[str]) -> str:
+    """A gin hand's end in words (G9, G10, G13)."""
+    knocker, winner, reason = snap["gin"]["knocker"], snap["winner"], snap["end_reason"]
+    if knocker is None:
+        return f"void hand ({reason.replace('_', ' ')})"
+    if reason == "undercut":
+        return f"{names[winner]} undercut {names[knocker]}"
+    if reason in ("gin", "big_gin"):
+        return f"{names[knocker]} knocked with {reason.replace('_', ' ')}"
+    if winner is None:
+        return f"{names[knocker]} knocked; a tie, no score"
+    return f"{names[knocker]} knocked and won"
 
 
 def render_text(engine: "RummyEngine", row: int = 0, show_hidden: bool = True, observer: int | None = None,
@@ -177,8 +198,10 @@ def describe_action(snap: dict[str, Any], layout, action: int, names: Sequence[s
         return "COMMIT the opening" + (f" ({points} points laid)" if points is not None else "")
     if kind == "undo":
         return "UNDO: take back the tentative plays of this turn"
+    if kind == "lay_off" and layout.layoff_targets == 1:
+        return f"lay off {cards.symbol(b)} on the knocker's melds"
     if kind == "meld":
-        members = [int(card) for card in layout.catalogue.cards[a]]
+        members = layout.catalogue.members(a)
         joker_at = int(layout.catalogue.joker_at[a])
         what = "set" if layout.catalogue.kind[a] == 1 else "run"
         if what == "run":

@@ -24,7 +24,7 @@ from typing import Any, Iterator
 from rummy_env import cards
 from rummy_env.engine import RummyEngine
 from rummy_env.records import GameRecord
-from rummy_env.render import describe_action, meld_in_order, outcome, seat_names
+from rummy_env.render import describe_action, is_live, meld_in_order, outcome, seat_names
 
 PILE_SHOWN = 12
 
@@ -52,7 +52,7 @@ def walk(record: GameRecord, to: int | None = None) -> Iterator[tuple[int, int |
 
 def page_frame(snap: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """What the page draws of one position: card names, meld order, counts and texts."""
-    live = snap["phase"] in ("draw", "play")
+    live = is_live(snap["phase"])
     return {
         "hands": [[cards.name(card) for card in sorted(hand, key=_order)] for hand in snap["hands"]],
         "table": [{"slot": meld["slot"], "owner": meld["owner"], "kind": meld["kind"],

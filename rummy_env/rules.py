@@ -33,11 +33,13 @@ import numpy as np
 
 from rummy_env import cards
 
-RULESETS = ("basic", "rami51")
-PRESETS = ("basic", "rami51", "lebanese14")     # "lebanese14" = ruleset "rami51" with lebanese=True (R21)
+RULESETS = ("basic", "rami51", "gin")
+# "lebanese14" = ruleset "rami51" with lebanese=True (R21); "gin_openspiel" and "gin_rlcard" are ruleset "gin"
+# with the knobs of GIN_PRESETS (G13, G14)
+PRESETS = ("basic", "rami51", "lebanese14", "gin", "gin_openspiel", "gin_rlcard")
 
 _BASIC_HAND_SIZES = ((2, 10), (3, 7), (4, 7), (5, 6), (6, 6))
-_NUM_PLAYERS = {"basic": (2, 6, "B1"), "rami51": (2, 5, "R3")}
+_NUM_PLAYERS = {"basic": (2, 6, "B1"), "rami51": (2, 5, "R3"), "gin": (2, 2, "G1")}
 _LEBANESE_SCALING = ((0, 2.0), (1, 1.5), (2, 1.0))
 
 
@@ -73,6 +75,14 @@ _CHOICES_RAMI = {
     "discard_pickup_min_lay_scope": (("opening_only", "every_pickup"), "AL3"),
     "half_point_rounding": (("exact", "ceil", "floor"), "R21.5"),
 }
+_CHOICES_GIN = {
+    "dead_round_scoring": (("none",), "G10"),
+    "game_end_mode": (("target",), "G12"),
+    "opening": (("upcard", "eleven_cards"), "G2, G3, G14"),
+    "wall_rule": (("void", "openspiel", "pickup_or_dead"), "G10, G14"),
+    "knock_deadwood": (("exact", "openspiel_shortcut"), "G6, G13"),
+    "next_dealer": (("alternate", "winner", "loser"), "G12"),
+}
 _CHOICES_ENV = {
     "episode": ("hand", "game"),
     "reward": ("score", "win"),
@@ -80,12 +90,17 @@ _CHOICES_ENV = {
 }
 
 
+_CHOICES = {"basic": _CHOICES_BASIC, "rami51": _CHOICES_RAMI, "gin": _CHOICES_GIN}
+
+
 def knob_choices(ruleset: str) -> dict[str, tuple[str, ...]]:
     """The allowed values of every enum knob of ``ruleset`` (environment knobs included), in the order whose
     index the compiled kernels read (``rummy_env.engine.config``)."""
-    own, other = (_CHOICES_RAMI, _CHOICES_BASIC) if ruleset == "rami51" else (_CHOICES_BASIC, _CHOICES_RAMI)
-    return {**{knob: choices for knob, (choices, _) in other.items()},
-            **{knob: choices for knob, (choices, _) in own.items()}, **_CHOICES_ENV}
+    merged: dict[str, tuple[str, ...]] = {}
+    for name, table in _CHOICES.items():
+        if name != ruleset:
+            merged.update({knob: choices for knob, (choices, _) in table.items()})
+    return {**merged, **{knob: choices for knob, (choices, _) in _CHOICES[ruleset].items()}, **_CHOICES_ENV}
 
 
 # bool knobs of rami51 -> rule id
@@ -108,6 +123,33 @@ _INTS_RAMI = {
 _FIXED_RAMI = {
     "dealer_extra_cards": (1, "R4"), "max_jokers_per_run": (1, "R9"), "max_jokers_per_set": (1, "AR4"),
     "joker_on_opponent_run": (False, "R9"),
+}
+
+
+# bool knobs of gin -> rule id
+_BOOLS_GIN = {
+    "oklahoma": "G11", "tie_is_undercut": "G9", "forbid_discarding_taken_card": "G4", "layoffs": "G8",
+    "auto_melds": "G14", "gin_forced": "G14", "repeated_discard_void": "G13",
+}
+# integer knobs of gin -> (minimum, maximum or None, rule id)
+_INTS_GIN = {
+    "knock_card": (0, 10, "G6"), "gin_bonus": (0, None, "G7"), "big_gin_bonus": (0, None, "G7"),
+    "undercut_bonus": (0, None, "G9"), "box_bonus": (0, None, "G12"), "game_bonus": (0, None, "G12"),
+    "shutout_multiplier": (1, None, "G12"), "target_score": (1, None, "G12"), "max_hands": (1, 30000, "G12"),
+    "max_turns_per_round": (1, 30000, "G12"), "hand_size": (10, 10, "G2"),
+}
+# the knob values of the gin presets (G13, G14); the user may still override any knob
+GIN_PRESETS: dict[str, dict[str, Any]] = {
+    "gin": {},
+    "gin_openspiel": {
+        "forbid_discarding_taken_card": False, "tie_is_undercut": False, "big_gin_bonus": 0, "wall_rule": "openspiel",
+        "first_dealer": 1, "repeated_discard_void": True, "upcard_draw_limit": 50,
+        "knock_deadwood": "openspiel_shortcut", "max_layoffs_per_run_end": 2,
+    },
+    "gin_rlcard": {
+        "opening": "eleven_cards", "forbid_discarding_taken_card": True, "gin_forced": True, "auto_melds": True,
+        "layoffs": False, "wall_rule": "pickup_or_dead", "big_gin_bonus": 0,
+    },
 }
 
 
@@ -162,7 +204,7 @@ class RummyRules:
     ``forbid_discarding_card_taken_from_discard``   True       B7 / AB1
     ``going_rummy_multiplier``                      2          B13
     ``must_meld_before_layoff``                     False      lay off only after one's own first meld (B9)
-    ``target_score``                                150        game ends when a total reaches it
+    ``target_score``                                150        game ends when a total reaches it (gin: 100)
     ``num_hands``                                   None       number of hands in "hands" mode
     ``max_hands``                                   100        the game ends after this many hands anyway
     ``two_player_winner_deals``                     False      2 players: the hand's winner deals next (B5)
@@ -216,6 +258,44 @@ class RummyRules:
     ``half_point_rounding``                     "exact"        or "ceil" / "floor" (R21.5)
     ==========================================  =============  =============================================
 
+    Rules knobs (gin only, ``docs/rules.md#gin-knobs``; two players, 10 cards each, ``hand_size`` fixed at 10;
+    ``target_score`` (100 for gin) and ``max_hands`` are shared with basic; values in brackets are those of the
+    presets ``gin_openspiel`` / ``gin_rlcard``, ``GIN_PRESETS``):
+
+    ================================  ================  =========================================================
+    ``knock_card``                    10                knock when deadwood <= it, 0..10 (G6)
+    ``oklahoma``                      False             the first upcard's value is the knock card; an ace: gin
+                                                        only (G11)
+    ``gin_bonus``                     25                G7
+    ``big_gin_bonus``                 31 [0 / 0]        all 11 cards melded without a discard; 0 = no big gin (G7)
+    ``undercut_bonus``                25                G9
+    ``tie_is_undercut``               True [False / .]  a defender equal to the knocker undercuts (G9, EG2)
+    ``forbid_discarding_taken_card``  True [False / .]  the card taken from the discard pile stays this turn (G4)
+    ``opening``                       "upcard"          or "eleven_cards": no upcard, the non-dealer gets 11 cards
+                                      [. / eleven]      and opens by discarding (G2, G3, G14)
+    ``wall_rule``                     "void"            2 cards left in the stock after a discard: the hand is void;
+                                      [openspiel /      "openspiel": the next player may knock with the upcard or
+                                      pickup_or_dead]   pass; "pickup_or_dead": below 3 stock cards a player may
+                                                        only take the discard or declare the hand dead (G10, G14)
+    ``knock_deadwood``                "exact"           or "openspiel_shortcut": OpenSpiel's 11-card deadwood
+                                      [shortcut / .]    (its best meld group, then the highest leftover card
+                                                        dropped), which sometimes refuses a legal knock (G13, EG9)
+    ``max_layoffs_per_run_end``       None [2 / .]      lay-offs per end of a knocker's run; None = no limit (G13)
+    ``layoffs``                       True [. / False]  the defender may lay off (G8)
+    ``auto_melds``                    False [. / True]  the engine lays each player's best arrangement; needs
+                                                        ``layoffs=False`` (G14)
+    ``gin_forced``                    False [. / True]  when a discard can leave gin, only the gin knock is
+                                                        allowed (G14)
+    ``repeated_discard_void``         False [True / .]  two players in a row take the upcard and discard it: the
+                                                        hand is void (G13)
+    ``upcard_draw_limit``             None [50 / .]     the hand is void at this draw of the upcard (G13)
+    ``box_bonus``                     25                ``episode="game"``: per hand won (G12)
+    ``game_bonus``                    100               ``episode="game"``: to the winner (G12)
+    ``shutout_multiplier``            2                 ``episode="game"``: the winner's score when the loser won
+                                                        no hand (G12)
+    ``next_dealer``                   "alternate"       or "winner" / "loser" of the last hand (G12)
+    ================================  ================  =========================================================
+
     Environment knobs:
 
     ============================  ==========  ==============================================================
@@ -248,7 +328,7 @@ class RummyRules:
     dead_round_scoring: str | None = None
     game_end_mode: str | None = None
     # ---- basic only (§3.1)
-    target_score: int = 150
+    target_score: int | None = None               # 150 (basic) / 100 (gin)
     num_hands: int | None = None
     max_hands: int = 100
     two_player_winner_deals: bool = False
@@ -300,6 +380,27 @@ class RummyRules:
     discard_pickup_min_lay_scope: str = "opening_only"
     all_at_once_joker_scaling: tuple[tuple[int, float], ...] | None = AUTO  # type: ignore[assignment]
     half_point_rounding: str = "exact"
+    # ---- gin only (G1-G14)
+    knock_card: int = 10
+    oklahoma: bool = False
+    gin_bonus: int = 25
+    big_gin_bonus: int = 31
+    undercut_bonus: int = 25
+    tie_is_undercut: bool = True
+    forbid_discarding_taken_card: bool = True
+    opening: str = "upcard"
+    wall_rule: str = "void"
+    knock_deadwood: str = "exact"
+    max_layoffs_per_run_end: int | None = None
+    layoffs: bool = True
+    auto_melds: bool = False
+    gin_forced: bool = False
+    repeated_discard_void: bool = False
+    upcard_draw_limit: int | None = None
+    box_bonus: int = 25
+    game_bonus: int = 100
+    shutout_multiplier: int = 2
+    next_dealer: str = "alternate"
     # ---- environment
     episode: str = "hand"
     reward: str = "score"
@@ -312,10 +413,16 @@ class RummyRules:
     def preset(cls, name: str = "basic", num_players: int = 2, **overrides: Any) -> RummyRules:
         """The named ruleset (``PRESETS``) for ``num_players`` players with knobs overridden by keyword.
 
-        ``"lebanese14"`` is ruleset ``"rami51"`` with ``lebanese=True`` (R21).
+        ``"lebanese14"`` is ruleset ``"rami51"`` with ``lebanese=True`` (R21); ``"gin_openspiel"`` and
+        ``"gin_rlcard"`` are ruleset ``"gin"`` with the knobs of ``GIN_PRESETS`` (G13, G14), which ``overrides``
+        may still change.
         """
         if name not in PRESETS:
             raise ValueError(f"unknown ruleset {name!r}; available: {PRESETS}")
+        if name in GIN_PRESETS:
+            if overrides.get("ruleset", "gin") != "gin":
+                raise ValueError(f"preset {name!r} is ruleset 'gin'; it cannot be given ruleset={overrides['ruleset']!r}")
+            return cls.from_dict({**GIN_PRESETS[name], **overrides, "ruleset": "gin", "num_players": num_players})
         if name == "lebanese14":
             if overrides.get("lebanese", True) is not True or overrides.get("ruleset", "rami51") != "rami51":
                 raise ValueError("preset 'lebanese14' is ruleset 'rami51' with lebanese=True; do not override them")
@@ -354,7 +461,7 @@ class RummyRules:
         at the value ``lebanese`` gives them, so that ``replace(lebanese=...)`` moves them along.
         """
         values = {}
-        for name in _SHARED_KNOBS + (_BASIC_KNOBS if self.ruleset == "basic" else _RAMI_KNOBS):
+        for name in _SHARED_KNOBS + _OWN_KNOBS[self.ruleset]:
             value = getattr(self, name)
             if name in _LEBANESE_KNOBS:
                 if value == _LEBANESE_KNOBS[name][0 if self.lebanese else 1]:
@@ -414,13 +521,16 @@ class RummyRules:
         return tuple(sorted(out))
 
     def _check_other_ruleset_knobs(self) -> None:
-        """A knob of the other ruleset may only hold its default (or, for AUTO knobs, their 'off' value)."""
-        other, owner = (_RAMI_KNOBS, "rami51") if self.ruleset == "basic" else (_BASIC_KNOBS, "basic")
-        for name in other:
+        """A knob of another ruleset may only hold its default (or, for AUTO knobs, their 'off' value)."""
+        own = _OWN_KNOBS[self.ruleset]
+        for name in (name for knobs in _OWN_KNOBS.values() for name in knobs if name not in own):
+            owner = next(ruleset for ruleset, knobs in _OWN_KNOBS.items() if name in knobs)
             value = getattr(self, name)
             default = _DEFAULTS[name]
             if _same(value, default) or name in _LEBANESE_KNOBS and _same(value, _LEBANESE_KNOBS[name][1]):
                 continue
+            if name == "target_score" and _same(value, 150):
+                continue          # rami51 resolves the knob it does not use to basic's default
             if name == "hand_size" and self.ruleset == "basic":
                 sizes = dict(self.hand_size_by_players)
                 if value == sizes.get(self.num_players) and _is_int(value):
@@ -437,8 +547,8 @@ class RummyRules:
         def set_(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
 
-        if self.reshuffle_keep_top is None:
-            set_("reshuffle_keep_top", not rami)                       # B11 keeps the top; AR17 does not
+        if self.reshuffle_keep_top is None:      # B11 keeps the top; AR17 does not; gin never rebuilds (G10)
+            set_("reshuffle_keep_top", self.ruleset == "basic")
         if self.dead_round_scoring is None:
             set_("dead_round_scoring", "none")
         if self.game_end_mode is None:
@@ -447,10 +557,12 @@ class RummyRules:
         for name, (on, off) in _LEBANESE_KNOBS.items():
             if getattr(self, name) is AUTO:
                 set_(name, on if lebanese else off)
-        if not rami and self.hand_size is None:
+        if self.ruleset == "basic" and self.hand_size is None:
             set_("hand_size", dict(self.hand_size_by_players).get(self.num_players))
-        elif rami and self.hand_size is None:
-            set_("hand_size", 13)
+        elif self.hand_size is None:
+            set_("hand_size", 13 if rami else 10)
+        if self.target_score is None:
+            set_("target_score", 100 if self.ruleset == "gin" else 150)
 
     # ------------------------------------------------------------------ derived sizes
     @property
@@ -543,18 +655,15 @@ class RummyRules:
         fail = self._fail
         low, high, rule = _NUM_PLAYERS[self.ruleset]
         if not _is_int(self.num_players) or not low <= self.num_players <= high:
-            fail("num_players", f"{low}..{high}", rule)
-        if self.ruleset == "basic":
-            self._validate_basic()
-        else:
-            self._validate_rami51()
+            fail("num_players", f"{low}..{high}" if low < high else f"only {low}", rule)
+        {"basic": self._validate_basic, "rami51": self._validate_rami51, "gin": self._validate_gin}[self.ruleset]()
         for knob, choices in _CHOICES_ENV.items():
             if getattr(self, knob) not in choices:
                 fail(knob, " or ".join(repr(choice) for choice in choices), "environment knob")
         if self.max_reshuffles is not None and (not _is_int(self.max_reshuffles) or self.max_reshuffles < 0):
             fail("max_reshuffles", "None (unlimited) or an integer >= 0", "B11" if self.ruleset == "basic" else "R17")
         if not (self.first_dealer == "random" or (_is_int(self.first_dealer) and 0 <= self.first_dealer < self.num_players)):
-            fail("first_dealer", f"'random' or a seat 0..{self.num_players - 1}", "B4" if self.ruleset == "basic" else "R4")
+            fail("first_dealer", f"'random' or a seat 0..{self.num_players - 1}", {"basic": "B4", "rami51": "R4", "gin": "G2"}[self.ruleset])
         if not (_is_number(self.reward_scale) and self.reward_scale > 0):
             fail("reward_scale", "a positive number", "environment knob")
         if not _is_number(self.illegal_action_penalty):
@@ -631,6 +740,32 @@ class RummyRules:
             fail("all_at_once_may_use_table", "only True when lebanese=true (the preset forces it)", "R21.4, AL4")
 
 
+    def _validate_gin(self) -> None:
+        fail = self._fail
+        for knob, (choices, rule) in _CHOICES_GIN.items():
+            if getattr(self, knob) not in choices:
+                fail(knob, " or ".join(repr(choice) for choice in choices), rule)
+        for knob, rule in _BOOLS_GIN.items():
+            if not isinstance(getattr(self, knob), bool):
+                fail(knob, "true or false", rule)
+        for knob, (low, high, rule) in _INTS_GIN.items():
+            value = getattr(self, knob)
+            if not _is_int(value) or value < low or (high is not None and value > high):
+                fail(knob, f"an integer {low}..{high}" if high is not None else f"an integer >= {low}", rule)
+        for knob, rule in (("max_layoffs_per_run_end", "G8, G13"), ("upcard_draw_limit", "G13")):
+            value = getattr(self, knob)
+            if value is not None and (not _is_int(value) or value < 1):
+                fail(knob, "None (no limit) or an integer >= 1", rule)
+        if self.reshuffle_keep_top is not False or self.max_reshuffles is not None:
+            fail("reshuffle_keep_top" if self.reshuffle_keep_top is not False else "max_reshuffles",
+                 "its default: gin never rebuilds the stock, the wall ends the hand", "G10")
+        if self.auto_melds and self.layoffs:
+            fail("auto_melds", "true only together with layoffs=false (the engine lays each best arrangement and "
+                 "does not choose lay-offs)", "G14")
+        if self.oklahoma and self.opening != "upcard":
+            fail("oklahoma", "true only with opening='upcard' (the first upcard sets the knock card)", "G11")
+
+
 def make_rules(rules: str | Path | RummyRules = "basic", num_players: int | None = None,
                **overrides: Any) -> RummyRules:
     """The ``RummyRules`` every env and tool builds its game from.
@@ -681,6 +816,13 @@ _SHARED_KNOBS = ("num_players", "ruleset", "reshuffle_keep_top", "max_reshuffles
 _BASIC_KNOBS = ("hand_size_by_players", "ace_high_or_low", "ace_high_scoring_value", "round_the_corner",
                 "must_discard_to_go_out", "forbid_discarding_card_taken_from_discard", "going_rummy_multiplier",
                 "must_meld_before_layoff", "target_score", "num_hands", "max_hands", "two_player_winner_deals")
-_RAMI_KNOBS = tuple(name for name in _DEFAULTS if name not in _SHARED_KNOBS + _BASIC_KNOBS)
+_GIN_ONLY = ("knock_card", "oklahoma", "gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut",
+             "forbid_discarding_taken_card", "opening", "wall_rule", "knock_deadwood", "max_layoffs_per_run_end",
+             "layoffs", "auto_melds", "gin_forced", "repeated_discard_void", "upcard_draw_limit", "box_bonus",
+             "game_bonus", "shutout_multiplier", "next_dealer")
+_GIN_KNOBS = ("hand_size", "target_score", "max_hands") + _GIN_ONLY
+_RAMI_KNOBS = tuple(name for name in _DEFAULTS if name not in _SHARED_KNOBS + _BASIC_KNOBS + _GIN_ONLY)
+_OWN_KNOBS = {"basic": _BASIC_KNOBS, "rami51": _RAMI_KNOBS, "gin": _GIN_KNOBS}
 RAMI51_KNOBS = _RAMI_KNOBS          # the knobs only ruleset "rami51" uses (docs/rules.md#rami51-knobs minus the shared ones)
 BASIC_KNOBS = _BASIC_KNOBS          # the knobs only ruleset "basic" uses (docs/rules.md#basic-knobs minus the shared ones)
+GIN_KNOBS = _GIN_KNOBS              # the knobs ruleset "gin" uses besides the shared ones (docs/rules.md#gin-knobs)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rummy_env import cards
-from rummy_env.rules import BASIC_KNOBS, RAMI51_KNOBS, RULESETS, RummyRules
+from rummy_env.rules import BASIC_KNOBS, GIN_KNOBS, RAMI51_KNOBS, RULESETS, RummyRules
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "configs" / "rules"
 ACE_H = cards.card_type(1, 2)
@@ -45,7 +45,7 @@ def rami(**overrides):
 
 # ==================================================================================================== presets, defaults
 def test_rulesets_and_presets():
-    assert RULESETS == ("basic", "rami51")
+    assert RULESETS == ("basic", "rami51", "gin")
     assert rami().ruleset == "rami51" and not rami().lebanese
     leb = RummyRules.preset("lebanese14", num_players=4)
     assert leb.ruleset == "rami51" and leb.lebanese and leb.num_players == 4
@@ -78,8 +78,9 @@ def test_ruleset_dependent_defaults_are_concrete():
     assert rami(dead_round_scoring="hand_penalties").dead_round_scoring == "hand_penalties"
     assert rami(game_end_mode="rounds", num_rounds=5).num_rounds == 5
     for rules in (basic, r51):
-        assert all(value is not None or field.name in ("max_reshuffles", "num_hands", "num_rounds", "ace_fixed_value",
-                                                       "discard_pickup_min_lay", "all_at_once_joker_scaling")
+        unset = ("max_reshuffles", "num_hands", "num_rounds", "ace_fixed_value", "discard_pickup_min_lay",
+                 "all_at_once_joker_scaling", "max_layoffs_per_run_end", "upcard_draw_limit")  # None = no limit / off
+        assert all(value is not None or field.name in unset
                    for field in dataclasses.fields(rules) for value in [getattr(rules, field.name)])
 
 
@@ -286,7 +287,8 @@ def test_to_dict_from_dict_round_trip(name, overrides):
     assert RummyRules.from_dict(values) == rules
     assert RummyRules.from_dict(json.loads(json.dumps(values))) == rules
     assert rules.replace() == rules
-    other = BASIC_KNOBS if rules.ruleset == "rami51" else RAMI51_KNOBS
+    own = RAMI51_KNOBS if rules.ruleset == "rami51" else BASIC_KNOBS
+    other = set(BASIC_KNOBS + GIN_KNOBS + RAMI51_KNOBS) - set(own)
     assert not set(values) & set(other)                     # only the knobs of its own ruleset
     if rules.all_at_once_joker_scaling is not None and "all_at_once_joker_scaling" in values:
         assert all(isinstance(key, str) for key in values["all_at_once_joker_scaling"])

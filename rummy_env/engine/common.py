@@ -11,8 +11,8 @@ import numba as nb
 import numpy as np
 
 from rummy_env.actions import (
-    A_COMMIT, A_DISCARD, A_DRAW_DISCARD, A_DRAW_STOCK, A_INVALID, A_LAY_OFF, A_MELD, A_SWAP, A_TAKE, A_UNDO,
-    COMMIT, DRAW_DISCARD, DRAW_STOCK, TAKE_CHOICES,
+    A_DISCARD, A_DRAW_DISCARD, A_DRAW_STOCK, A_INVALID, A_LAY_OFF, A_MELD, A_SWAP, A_TAKE, DRAW_DISCARD, DRAW_STOCK,
+    TAKE_CHOICES,
 )
 from rummy_env.engine.config import EPISODE_GAME, REWARD_SCORE
 from rummy_env.engine.jit import JIT
@@ -279,15 +279,16 @@ def end_game_illegal(r, cfg, rewards) -> None:
 def decode(action: int, cfg) -> tuple:
     """``(kind, a, b)`` of an action id (``rummy_env.actions``): A_MELD with its catalogue entry,
     A_LAY_OFF with slot and code, A_TAKE with slot and choice, A_SWAP with slot, A_DISCARD with the card
-    and whether "carte" is announced; A_INVALID outside the space."""
+    and whether "carte" is announced, a special action (A_COMMIT, A_UNDO; A_PASS, A_KNOCK) alone; A_INVALID
+    outside the space."""
     if action < 0 or action >= cfg.num_actions:
         return A_INVALID, -1, -1
     if action == DRAW_STOCK:
         return A_DRAW_STOCK, -1, -1
     if action == DRAW_DISCARD:
         return A_DRAW_DISCARD, -1, -1
-    if action < cfg.meld_offset:
-        return (A_COMMIT if action == COMMIT else A_UNDO), -1, -1
+    if action < cfg.meld_offset:  # the ruleset's special actions (COMMIT, UNDO; PASS, KNOCK)
+        return cfg.special_kind + action - 2, -1, -1
     if action < cfg.layoff_offset:
         return A_MELD, action - cfg.meld_offset, -1
     if action < cfg.take_offset:

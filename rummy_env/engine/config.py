@@ -12,7 +12,8 @@ Translation is generic:
 A few fields are derived from the rules rather than copied (see ``DERIVED``): sizes, the action layout's
 block offsets, the two forms of ``joker_opening_value`` and ``first_dealer``, and the joker scaling factors.
 Besides the record, the kernels read ``values`` (each card type's value in hand) and the meld catalogue
-(``catalogue``: one row per 3-card meld, cards then kind, key, lo, hi, joker position; ``catalogue_bits``).
+(``catalogue``: one row per meld, its first three cards (all of a 3-card meld) then kind, key, lo, hi, joker
+position; ``catalogue_bits``: every card of the meld as one bit each).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from rummy_env.actions import ActionLayout
+from rummy_env.actions import KIND_NAMES, ActionLayout
 from rummy_env.rules import RummyRules, knob_choices
 
 # catalogue columns after the three cards
@@ -42,6 +43,7 @@ DERIVED: dict[str, Any] = {
     "joker_opening_points": np.int64,    # the fixed value, with JOKER_FIXED
     "first_dealer": np.int64,            # a seat, or -1 for "random"
     "joker_scaling_on": np.int64,        # all_at_once_joker_scaling is set (R21.5)
+    "special_kind": np.int64,            # the action kind of id 2 (A_COMMIT in rami51, A_PASS in gin)
 }
 JOKER_REPRESENTED, JOKER_ZERO, JOKER_FIXED = 0, 1, 2
 
@@ -64,6 +66,10 @@ FREED_NEW_MELD_OR_LAYOFF = choice("freed_joker_use", "new_meld_or_layoff")
 FLAT100 = choice("all_at_once_scoring", "flat100")
 EVERY_PICKUP = choice("discard_pickup_min_lay_scope", "every_pickup")
 ROUND_CEIL, ROUND_FLOOR = choice("half_point_rounding", "ceil"), choice("half_point_rounding", "floor")
+WALL_OPENSPIEL, WALL_PICKUP_OR_DEAD = (choice("wall_rule", v, "gin") for v in ("openspiel", "pickup_or_dead"))
+OPENING_ELEVEN = choice("opening", "eleven_cards", "gin")
+KNOCK_SHORTCUT = choice("knock_deadwood", "openspiel_shortcut", "gin")
+NEXT_WINNER, NEXT_LOSER = choice("next_dealer", "winner", "gin"), choice("next_dealer", "loser", "gin")
 
 
 def _knob_fields() -> list[tuple[str, Any]]:
@@ -102,6 +108,7 @@ def kernel_config(rules: RummyRules, layout: ActionLayout):
         "swap_offset": layout.swap_offset, "discard_offset": layout.discard_offset, "num_actions": layout.num_actions,
         "first_dealer": -1 if rules.first_dealer == "random" else int(rules.first_dealer),
         "joker_scaling_on": rules.all_at_once_joker_scaling is not None,
+        "special_kind": KIND_NAMES.index(layout.specials[0]) if layout.specials else -1,
     }
     opening = rules.joker_opening_value
     derived["joker_opening_mode"] = {"represented": JOKER_REPRESENTED, "zero": JOKER_ZERO}.get(opening, JOKER_FIXED)
@@ -111,10 +118,10 @@ def kernel_config(rules: RummyRules, layout: ActionLayout):
     if rules.all_at_once_joker_scaling is not None:
         record["joker_scaling"] = [rules.joker_scaling_factor(k) for k in range(MAX_JOKERS_SCALED)]
     values = np.array(rules.card_values, dtype=np.int64)
-    table = np.concatenate([catalogue.cards.astype(np.int64), catalogue.kind[:, None], catalogue.key[:, None],
+    table = np.concatenate([catalogue.cards[:, :3].astype(np.int64), catalogue.kind[:, None], catalogue.key[:, None],
                             catalogue.lo[:, None], catalogue.hi[:, None], catalogue.joker_at[:, None]], axis=1)
     bits = np.zeros(len(catalogue), dtype=np.uint64)
-    for entry, members in enumerate(catalogue.cards):
-        for card in members:
+    for entry in range(len(catalogue)):
+        for card in catalogue.members(entry):
             bits[entry] |= np.uint64(1) << np.uint64(card)
     return record, values, np.ascontiguousarray(table, dtype=np.int64), bits

@@ -16,7 +16,8 @@ Illegal actions (``rules.illegal_action``): ``"raise"`` (default) checks every r
 changes; ``"penalty"`` ends the offending row's game, the offender receiving ``rules.illegal_action_penalty``
 and the others sharing its negation. Nothing is replaced silently.
 
-The rules family (``rummy_env.engine.basic``, ``rummy_env.engine.rami51``) is chosen once, here; after that
+The rules family (``rummy_env.engine.basic``, ``rummy_env.engine.rami51``, ``rummy_env.engine.gin``) is
+chosen once, here; after that
 the engine only calls its drivers. Buffers returned by ``legal_action_mask``, ``observe`` and ``step`` are
 reused by the next call of the same method; copy them to keep them.
 """
@@ -41,7 +42,7 @@ from rummy_env.observations import ObservationLayout
 from rummy_env.rules import RummyRules
 
 PARALLEL_FROM_BATCH = 256
-FAMILIES = {"basic": "rummy_env.engine.basic", "rami51": "rummy_env.engine.rami51"}
+FAMILIES = {"basic": "rummy_env.engine.basic", "rami51": "rummy_env.engine.rami51", "gin": "rummy_env.engine.gin"}
 
 
 class IllegalActionError(ValueError):

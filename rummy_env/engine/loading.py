@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from rummy_env import cards
-from rummy_env.engine.positions import _TURN_SCALARS, MELD_KEYS, snapshot_keys
+from rummy_env.engine.positions import _TURN_SCALARS, GIN_SCALARS, MELD_KEYS, snapshot_keys
 from rummy_env.engine.state import END_NAMES, PHASE_NAMES, PURE, PURE_BUT_JOKER
 from rummy_env.melds import KIND_EMPTY, KIND_SET, describe_meld
 from rummy_env.rules import RummyRules
@@ -135,8 +135,9 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     if max(len(hand) for hand in hands) > 127:
         raise _bad("hands", [len(hand) for hand in hands], "at most 127 cards per hand")
     phase = position.get("phase", "draw")
-    if phase not in PHASE_NAMES:
-        raise _bad("phase", phase, f"one of {PHASE_NAMES}")
+    phases = PHASE_NAMES if rules.ruleset == "gin" else PHASE_NAMES[:4]
+    if phase not in phases:
+        raise _bad("phase", phase, f"one of {phases}")
     r["phase"] = PHASE_NAMES.index(phase)
     r["current"] = _seat("current", position.get("current", 0), players)
     r["dealer"] = _seat("dealer", position.get("dealer", (int(r["current"]) - 1) % players), players)
@@ -188,6 +189,8 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     r["rng"] = rng
     if rules.ruleset == "rami51":
         _fill_rami(rules, r, position, melds)
+    if rules.ruleset == "gin":
+        _fill_gin(rules, r, position, melds)
 
 
 def _fill_table(rules: RummyRules, r, melds: list[dict[str, Any]]) -> None:
@@ -260,3 +263,29 @@ def _fill_rami(rules: RummyRules, r, position: dict[str, Any], melds: list[dict[
     r["slot_mine"][: len(own_laid)] = own_laid
     if position.get("taken") is not None and "taken_laid" not in turn:
         r["taken_laid"] = 0
+
+
+def _fill_gin(rules: RummyRules, r, position: dict[str, Any], melds: list[dict[str, Any]]) -> None:
+    """The gin fields (G6, G12, G13); a hand-written position defaults to no knock and ``knock_card`` as the
+    knock limit."""
+    players = rules.num_players
+    state = position.get("gin", {})
+    if not isinstance(state, dict):
+        raise _bad("gin", state, "a dict of the gin hand's fields")
+    unknown = set(state) - set(GIN_SCALARS) - {"knocker", "boxes"}
+    if unknown:
+        raise ValueError(f"position key 'gin': unknown entries {sorted(unknown)}")
+    r["knocker"] = _seat("gin.knocker", state.get("knocker"), players, none_ok=True)
+    limits = {"knock_limit": (0, 10), "knock_stage": (0, 2), "upcard_passes": (0, 2), "repeated": (0, 1),
+              "upcard_draws": (0, 30000)}
+    defaults = {"knock_limit": rules.knock_card}
+    for name in GIN_SCALARS:
+        r[name] = _count(f"gin.{name}", state.get(name, defaults.get(name, 0)), *limits[name])
+    r["boxes"][:] = 0
+    r["boxes"][:players] = [_count("gin.boxes", v) for v in _per_seat("gin.boxes", state.get("boxes", [0] * players),
+                                                                       players)]
+    r["slot_low_layoffs"][:] = 0
+    r["slot_high_layoffs"][:] = 0
+    for slot, meld in enumerate(melds):
+        r["slot_low_layoffs"][slot] = _count(f"table[{slot}].low_layoffs", meld.get("low_layoffs", 0), 0, 13)
+        r["slot_high_layoffs"][slot] = _count(f"table[{slot}].high_layoffs", meld.get("high_layoffs", 0), 0, 13)

@@ -2,7 +2,7 @@
 
 The layout (blocks, offsets, the table of what each block holds) is ``rummy_env.observations``;
 these kernels fill it. ``kernel_offsets`` of ``ObservationLayout`` gives each block's offset in the
-order of ``BLOCKS + RAMI_BLOCKS`` (-1 for a block the ruleset does not have).
+order of ``BLOCKS + RAMI_BLOCKS + GIN_BLOCKS`` (-1 for a block the ruleset does not have).
 """
 
 from __future__ import annotations
@@ -10,14 +10,15 @@ from __future__ import annotations
 import numba as nb
 
 from rummy_env.engine.jit import JIT
-from rummy_env.engine.state import PHASE_DRAW, PHASE_PLAY
+from rummy_env.engine.state import PHASE_DRAW, PHASE_GAME_OVER, PHASE_HAND_OVER, PHASE_PLAY, PHASE_UPCARD
 from rummy_env.engine.table import slot_cards
-from rummy_env.observations import BLOCKS, RAMI_BLOCKS
+from rummy_env.observations import BLOCKS, GIN_BLOCKS, RAMI_BLOCKS
 
 (O_HAND, O_TOP, O_AGE, O_KNOWN, O_TABLE, O_SLOTS, O_TAKEN, O_HAND_SIZES, O_STOCK, O_PILE, O_PHASE, O_CURRENT,
  O_DEALER, O_SLOT_KIND, O_SLOT_OWNER, O_HAS_PLAYED, O_HAS_MELDED, O_TOTALS_HIGH, O_TOTALS_LOW, O_TURNS,
  O_HANDS, O_RESHUFFLES, O_SLOT_JOKER, O_SLOT_TENTATIVE, O_OPENED, O_PENDING, O_TURN_STATE,
- O_TURN_POINTS) = range(len(BLOCKS) + len(RAMI_BLOCKS))
+ O_TURN_POINTS, O_GIN_PHASE, O_KNOCKER, O_KNOCK_LIMIT, O_GIN_STATE, O_BOXES,
+ O_SLOT_LAYOFFS) = range(len(BLOCKS) + len(RAMI_BLOCKS) + len(GIN_BLOCKS))
 
 
 @nb.njit(**JIT)
@@ -66,7 +67,7 @@ def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
         out[offsets[O_PHASE]] = 1
     elif r.phase == PHASE_PLAY:
         out[offsets[O_PHASE] + 1] = 1
-    else:
+    elif r.phase == PHASE_HAND_OVER or r.phase == PHASE_GAME_OVER:
         out[offsets[O_PHASE] + 2] = 1
     out[offsets[O_CURRENT] + (r.current - seat) % players] = 1
     out[offsets[O_DEALER] + (r.dealer - seat) % players] = 1
@@ -77,6 +78,28 @@ def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
     out[offsets[O_RESHUFFLES]] = min(r.reshuffles, 127)
     if offsets[O_SLOT_JOKER] >= 0:
         observe_rami_turn(r, seat, out, offsets, types)
+    if offsets[O_GIN_PHASE] >= 0:
+        observe_gin(r, seat, out, offsets, players)
+
+
+@nb.njit(**JIT)
+def observe_gin(r, seat: int, out, offsets, players: int) -> None:
+    """The gin blocks (all public: the knock, the first upcard, the lay-offs, the game's boxes)."""
+    if r.phase >= PHASE_UPCARD:
+        out[offsets[O_GIN_PHASE] + r.phase - PHASE_UPCARD] = 1
+    if r.knocker >= 0:
+        out[offsets[O_KNOCKER] + (r.knocker - seat) % players] = 1
+    out[offsets[O_KNOCK_LIMIT]] = r.knock_limit
+    base = offsets[O_GIN_STATE]
+    out[base] = r.upcard_passes
+    out[base + 1] = r.knock_stage
+    out[base + 2] = r.repeated
+    out[base + 3] = min(r.upcard_draws, 127)
+    for rel in range(players):
+        out[offsets[O_BOXES] + rel] = min(r.boxes[(seat + rel) % players], 127)
+    for slot in range(r.slot_n):
+        out[offsets[O_SLOT_LAYOFFS] + 2 * slot] = r.slot_low_layoffs[slot]
+        out[offsets[O_SLOT_LAYOFFS] + 2 * slot + 1] = r.slot_high_layoffs[slot]
 
 
 @nb.njit(**JIT)

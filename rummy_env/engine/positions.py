@@ -36,6 +36,16 @@ Ruleset ``rami51`` adds (card type 52 is the joker; cards appear once per copy):
                        returns to (a position of its own); restore-only
 =====================  ==============================================================
 
+Ruleset ``gin`` adds:
+
+=====================  ==============================================================
+``gin``                ``knocker`` (seat or None), ``knock_limit``, ``knock_stage``,
+                       ``upcard_passes``, ``repeated``, ``upcard_draws``, ``boxes`` (hands
+                       won per seat); see ``rummy_env.engine.state``
+``table`` melds        also ``"low_layoffs"``, ``"high_layoffs"``: cards laid off below and
+                       above the run the knocker laid
+=====================  ==============================================================
+
 ``load`` accepts a partial position written by hand (only ``hands`` is required): cards it does not
 place go to the stock, table melds may omit everything but ``cards`` (and ``owner``, default 0),
 and ``table_by_seat`` defaults to the owners. It refuses, naming what is wrong and changing nothing,
@@ -57,7 +67,9 @@ from rummy_env.rules import RummyRules
 KIND_NAMES = {KIND_SET: "set", KIND_RUN: "run"}
 _TURN_SCALARS = ("opened_at_start", "taken_laid", "freed_jokers", "tentative", "touched_table", "start_slots", "doomed",
                  "all_at_once", "joker_finish", "turn_jokers", "turn_points")
-MELD_KEYS = ("slot", "owner", "kind", "cards", "lo", "hi", "joker_at", "tentative", "pure", "pure_but_joker")
+MELD_KEYS = ("slot", "owner", "kind", "cards", "lo", "hi", "joker_at", "tentative", "pure", "pure_but_joker",
+             "low_layoffs", "high_layoffs")
+GIN_SCALARS = ("knock_limit", "knock_stage", "upcard_passes", "repeated", "upcard_draws")
 
 
 def _cards_of(counts: np.ndarray) -> list[int]:
@@ -119,6 +131,13 @@ def snapshot(rules: RummyRules, r, undo=None) -> dict[str, Any]:
     }
     if rules.ruleset == "rami51":
         position |= _rami_snapshot(rules, r, undo, table)
+    if rules.ruleset == "gin":
+        for meld in table:
+            meld["low_layoffs"] = int(r["slot_low_layoffs"][meld["slot"]])
+            meld["high_layoffs"] = int(r["slot_high_layoffs"][meld["slot"]])
+        position["gin"] = {"knocker": _none_if_negative(int(r["knocker"])),
+                           **{name: int(r[name]) for name in GIN_SCALARS},
+                           "boxes": [int(v) for v in r["boxes"][:players]]}
     return position
 
 
@@ -144,4 +163,4 @@ def snapshot_keys() -> list[str]:
     return ["num_players", "phase", "current", "dealer", "hands", "stock", "discard", "taken", "table", "table_by_seat",
             "known", "played_this_turn", "has_played", "has_melded", "turn", "reshuffles", "hands_played", "undos",
             "totals", "hand_scores", "winner", "rummy", "end_reason", "game_winners", "illegal_by", "rng",
-            "ruleset", "first_turn", "opened", "turn_state"]
+            "ruleset", "first_turn", "opened", "turn_state", "gin"]

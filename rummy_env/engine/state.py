@@ -69,6 +69,22 @@ all_at_once       ()        the last round's winner went out all at once (R16)
 joker_finish      ()        … and made a joker his final discard (R19)
 ================  ========  =================================================================
 
+Fields of a gin hand (G1-G14; zero in the other rulesets):
+
+================  ========  =================================================================
+knocker           ()        seat that knocked this hand, or -1
+knock_limit       ()        this hand's knock card (``knock_card``, or the first upcard's value
+                            with ``oklahoma``, G11)
+knock_stage       ()        in the knock: 0 before the knocker's discard, 1 after it, 2 big gin
+                            declared (no discard, G7)
+upcard_passes     ()        passes on the first upcard (G3)
+repeated          ()        the last discard was the card just taken from the pile (G13)
+upcard_draws      ()        draws of the upcard in ordinary turns (``upcard_draw_limit``, G13)
+slot_low_layoffs  (S,)      cards laid off below / above the run the knocker laid in the slot
+slot_high_layoffs (S,)      (``max_layoffs_per_run_end``, G13)
+boxes             (P,)      hands won in this game (``box_bonus``, G12)
+================  ========  =================================================================
+
 UNDO (R24) returns to the position before the turn's first tentative play: the engine keeps a copy of
 the whole record taken then (``RummyEngine`` holds one per row, outside this record, so that the
 no-dead-end search never copies it) and restores it, counting the undo.
@@ -83,10 +99,15 @@ import numpy as np
 from rummy_env.rules import RummyRules
 
 PHASE_DRAW, PHASE_PLAY, PHASE_HAND_OVER, PHASE_GAME_OVER = 0, 1, 2, 3
-PHASE_NAMES = ("draw", "play", "hand_over", "game_over")
+# gin (G3, G6, G8, G10): the first upcard, the knocker laying his hand, the defender's lay-offs and melds, the wall
+PHASE_UPCARD, PHASE_KNOCK, PHASE_LAYOFF, PHASE_DEFEND, PHASE_WALL = 4, 5, 6, 7, 8
+PHASE_NAMES = ("draw", "play", "hand_over", "game_over", "upcard", "knock", "layoff", "defend", "wall")
 
 END_NONE, END_OUT, END_DEAD_NO_DRAW, END_DEAD_RESHUFFLES, END_DEAD_TURN_CAP, END_ILLEGAL = 0, 1, 2, 3, 4, 5
-END_NAMES = ("none", "out", "dead_no_draw", "dead_reshuffles", "dead_turn_cap", "illegal_action")
+# gin: a knock the knocker won (or a tie scoring nothing), an undercut, gin, big gin; void hands (G9-G13)
+END_KNOCK, END_UNDERCUT, END_GIN, END_BIG_GIN, END_WALL, END_REPEATED, END_UPCARD_LIMIT = 6, 7, 8, 9, 10, 11, 12
+END_NAMES = ("none", "out", "dead_no_draw", "dead_reshuffles", "dead_turn_cap", "illegal_action", "knock", "undercut",
+             "gin", "big_gin", "wall", "repeated_discard", "upcard_draw_limit")
 
 PURE, PURE_BUT_JOKER = 1, 2  # slot_pure values (R11.2, AR8)
 MAX_SEATS = 6
@@ -133,5 +154,9 @@ def _record_dtype(types: int, cards: int, slots: int) -> np.dtype:
         ("start_slots", np.int8), ("doomed", np.int8), ("all_at_once", np.int8), ("joker_finish", np.int8),
         ("turn_jokers", np.int8), ("turn_points", np.int16),
         ("pending", np.int8, (types,)),
+        ("knocker", np.int8), ("knock_limit", np.int8), ("knock_stage", np.int8), ("upcard_passes", np.int8),
+        ("repeated", np.int8), ("upcard_draws", np.int16),
+        ("slot_low_layoffs", np.int8, (slots,)), ("slot_high_layoffs", np.int8, (slots,)),
+        ("boxes", np.int16, (seats,)),
     ]
     return np.dtype(fields, align=True)
