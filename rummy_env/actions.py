@@ -178,7 +178,7 @@ class ActionLayout:
         without it the first matching entry is returned."""
         wanted = sorted(int(card) for card in meld_cards)
         for entry in range(len(self.catalogue)):
-            if self.catalogue.members(entry) == wanted and (joker_at is None or self.catalogue.joker_at[entry] == joker_at):
+            if sorted(self.catalogue.members(entry)) == wanted and (joker_at is None or self.catalogue.joker_at[entry] == joker_at):
                 return entry
         raise ValueError(f"{cards.names(wanted)} is not a meld of the catalogue under these rules")
 
