@@ -1,7 +1,8 @@
 """``GreedyAgent``: a simple rule-based baseline acting on the action mask alone.
 
 Per row: draw from the stock (the discard top only when the stock is empty); then, in rami51,
-COMMIT a tentative opening as soon as the mask allows it; then lay the first legal play (a new meld,
+COMMIT a tentative opening as soon as the mask allows it, in gin KNOCK as soon as it may (PASS comes last,
+so it takes the first upcard and lays everything it can); then lay the first legal play (a new meld,
 else a lay-off, else — rami51 — a TAKE or a SWAP); when none is left, discard the legal card worth
 the most points. UNDO (rami51) and discards without announcing (``card_announcement="manual"``)
 come last, when nothing else is legal.
@@ -31,6 +32,8 @@ def action_preferences(rules: RummyRules) -> np.ndarray:
     preference[DRAW_STOCK], preference[DRAW_DISCARD] = TIER_DRAW_STOCK, TIER_DRAW_DISCARD
     if layout.tentative:
         preference[COMMIT], preference[UNDO] = TIER_COMMIT, TIER_LAST
+    if "knock" in layout.specials:
+        preference[layout.special("knock")] = TIER_COMMIT
     plays = np.arange(layout.meld_offset, layout.discard_offset)
     preference[plays] = TIER_PLAY + 0.5 * (1 - (plays - plays[0]) / len(plays))  # the first play first
     values = np.array(rules.card_values, dtype=np.float64)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from rummy_env.agents.base import InputCheck
+from rummy_env.agents.gin_heuristic_agent import GinHeuristicAgent
 from rummy_env.agents.rami_heuristic_agent import RamiHeuristicAgent
 from rummy_env import cards
 from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK, ActionLayout
@@ -28,11 +29,14 @@ from rummy_env.rules import RummyRules
 
 class HeuristicAgent:
     """See the module docstring; ``act(observation, action_mask, rng) -> actions`` over a batch.
-    For ruleset ``rami51`` (presets ``rami51``, ``lebanese14``) it builds a ``RamiHeuristicAgent``."""
+    For ruleset ``rami51`` (presets ``rami51``, ``lebanese14``) it builds a ``RamiHeuristicAgent``, for ``gin`` a
+    ``GinHeuristicAgent``."""
 
     def __new__(cls, rules: RummyRules):
         if rules.ruleset == "rami51":
             return RamiHeuristicAgent(rules)
+        if rules.ruleset == "gin":
+            return GinHeuristicAgent(rules)
         return super().__new__(cls)
 
     def __init__(self, rules: RummyRules):

@@ -6,6 +6,9 @@ spec                   agent
 ``random``             ``RandomAgent``: uniform over the legal actions
 ``greedy``             ``GreedyAgent``: melds and lays off whenever it can, sheds its costliest card
 ``heuristic``          ``HeuristicAgent``: the documented rule-based player of the ruleset
+``lookahead``          ``GinLookaheadAgent`` (ruleset gin): the gin heuristic with a one-draw look-ahead
+``openspiel_bot``      ``OpenSpielBotAgent``: OpenSpiel's simple gin bot (ruleset gin, OpenSpiel's rules; the
+                       ``openspiel`` extra)
 ``ppo:PATH``           ``PPOAgent.load(PATH, rules)``: a checkpoint of ``training/ppo_selfplay.py``;
                        ``ppo:NAME`` names a shipped one (``ppo:basic_2p``, ``ppo:rami51_2p``;
                        ``rummy_env.assets``), found without a repository path
@@ -31,14 +34,16 @@ from pathlib import Path
 
 from rummy_env import assets
 from rummy_env.agents.base import Policy
+from rummy_env.agents.gin_lookahead import GinLookaheadAgent
 from rummy_env.agents.greedy_agent import GreedyAgent
 from rummy_env.agents.heuristic_agent import HeuristicAgent
 from rummy_env.agents.random_agent import RandomAgent
 from rummy_env.extras import needs_extra
 from rummy_env.rules import RummyRules
 
-BASELINES = {"random": lambda rules: RandomAgent(), "greedy": GreedyAgent, "heuristic": HeuristicAgent}
-KINDS = ("random", "greedy", "heuristic", "ppo:PATH", "ppo:NAME", "sb3:PATH", "rllib:PATH")
+BASELINES = {"random": lambda rules: RandomAgent(), "greedy": GreedyAgent, "heuristic": HeuristicAgent,
+             "lookahead": GinLookaheadAgent}
+KINDS = ("random", "greedy", "heuristic", "lookahead", "openspiel_bot", "ppo:PATH", "ppo:NAME", "sb3:PATH", "rllib:PATH")
 
 
 def make_agent(spec: str, rules: RummyRules) -> Policy:
@@ -47,6 +52,11 @@ def make_agent(spec: str, rules: RummyRules) -> Policy:
     kind, _, path = spec.partition(":")
     if kind in BASELINES and not path:
         return BASELINES[kind](rules)
+    if spec == "openspiel_bot":
+        with needs_extra("openspiel", f"agent {spec!r}"):
+            from rummy_env.agents.openspiel_bot import OpenSpielBotAgent
+
+            return OpenSpielBotAgent(rules)
     if kind == "ppo" and path:
         with needs_extra("train", f"agent {spec!r}"):
             from rummy_env.agents.ppo_agent import PPOAgent
