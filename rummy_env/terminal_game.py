@@ -35,7 +35,8 @@ from rummy_env.render import describe, describe_action, outcome
 
 HELP = """commands: a move's number · d CARD (discard, e.g. d 7H or d 10♠) · u (undo, rami51) · v (show the table)
           s [FILE] (save the game record) · q (save and quit) · h (this help)"""
-KIND_ORDER = ("draw_stock", "draw_discard", "commit", "undo", "meld", "lay_off", "take", "swap", "discard")
+KIND_ORDER = ("draw_stock", "draw_discard", "knock", "commit", "undo", "meld", "lay_off", "take", "swap", "discard",
+              "pass")
 
 
 class QuitGame(Exception):
@@ -124,8 +125,8 @@ class TerminalGame:
 
     # ------------------------------------------------------------------ what the person sees and types
     def legal_moves(self, snap: dict[str, Any]) -> list[tuple[int, str]]:
-        """The legal actions of the player to act, ordered by kind (draws, COMMIT, UNDO, melds,
-        lay-offs, TAKE, SWAP, discards), each with its words."""
+        """The legal actions of the player to act, ordered by kind (draws, KNOCK, COMMIT, UNDO, melds,
+        lay-offs, TAKE, SWAP, discards, PASS), each with its words."""
         legal = np.flatnonzero(self.engine.legal_action_mask()[0])
         ordered = sorted(legal, key=lambda action: (KIND_ORDER.index(self.layout.decode(action)[0]), action))
         return [(int(action), describe_action(snap, self.layout, action, self.names)) for action in ordered]
