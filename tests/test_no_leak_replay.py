@@ -14,7 +14,8 @@ that knowledge is updated. This test replays instead:
 4. after every replayed step, the observer's observation must be identical in both worlds, and whenever the
    observer is to act, its action mask and the engine's explanations of a sample of actions too.
 
-The hand's end is excluded: its scores count the cards left in hands, which the rules make public.
+The hand's end is excluded: its scores count the cards left in hands, which the rules make public. In gin the
+knocker lays his deadwood face up once he has laid his melds (G6): those cards count as played.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ import numpy as np
 import pytest
 
 from rummy_env import RummyEngine, RummyRules
-from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK
+from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK, KNOCK, PASS
+from rummy_env.engine.state import PHASE_KNOCK
 
 CONFIGS = ([("basic", n) for n in range(2, 7)] + [("rami51", n) for n in range(2, 6)]
-           + [("lebanese14", n) for n in range(2, 6)])
+           + [("lebanese14", n) for n in range(2, 6)] + [("gin", 2), ("gin_openspiel", 2), ("gin_rlcard", 2)])
 GAMES = 6               # recorded hands per config
 WORLDS = 3              # other worlds replayed per hand and observer
 EXPLAINED = 12          # actions explained per observer decision
@@ -50,7 +52,11 @@ def record_hand(rules: RummyRules, seed: int) -> tuple[dict, list[int]]:
     while not eng.done[0]:
         legal = np.flatnonzero(eng.legal_action_mask()[0])
         plays = legal[(legal > DRAW_DISCARD) & (legal < eng.layout.discard_offset)]
-        if DRAW_DISCARD in legal and rng.random() < 0.7:
+        if rules.ruleset == "gin" and (KNOCK in legal or plays.size and rng.random() < 0.8):
+            action = KNOCK if KNOCK in legal else int(rng.choice(plays))   # reach the knock and the lay-offs
+        elif rules.ruleset == "gin" and legal.max() >= eng.layout.discard_offset and rng.random() < 0.8:
+            action = int(min(legal[legal >= eng.layout.discard_offset], key=lambda a: gin_deadwood_after(eng, a)))
+        elif DRAW_DISCARD in legal and rng.random() < 0.7:
             action = DRAW_DISCARD
         elif plays.size and rng.random() < 0.6:
             action = int(rng.choice(plays))
@@ -59,6 +65,15 @@ def record_hand(rules: RummyRules, seed: int) -> tuple[dict, list[int]]:
         eng.step([action])
         actions.append(action)
     return start, actions
+
+
+def gin_deadwood_after(eng: RummyEngine, action: int) -> int:
+    """The deadwood the player to act keeps after the discard ``action`` (a gin policy that reaches knocks)."""
+    from rummy_env.engine.gin import deadwood
+
+    ubuf, ibuf = (buf[0] for buf in deadwood.scratch(1))
+    hand = deadwood.hand_mask(eng.state[0]["hand"][int(eng.state[0]["current"])])
+    return deadwood.deadwood(hand & ~deadwood.bit(action - eng.layout.discard_offset), ubuf, ibuf)
 
 
 def public_moves(rules: RummyRules, start: dict, actions: list[int], observer: int) -> tuple[dict, dict, set]:
@@ -73,7 +88,10 @@ def public_moves(rules: RummyRules, start: dict, actions: list[int], observer: i
         r = eng.state[0]
         seat, stock_n, rebuilds = int(r["current"]), int(r["stock_n"]), int(r["reshuffles"])
         hand = r["hand"][seat].copy()
+        knocker_done = rules.ruleset == "gin" and int(r["phase"]) == PHASE_KNOCK and action == PASS
         eng.step([action])
+        if knocker_done:  # the knocker's deadwood is laid face up (G6)
+            played[seat] |= set(np.flatnonzero(eng.state[0]["hand"][seat]).tolist())
         r = eng.state[0]
         if eng.layout.decode(action)[0] in ("draw_discard", "take"):
             taken[seat] |= set(np.flatnonzero(r["hand"][seat] > hand).tolist())
