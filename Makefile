@@ -22,6 +22,10 @@ $(VENV)/.rllib: $(VENV)/.installed
 	$(PY) -m pip install --quiet -e ".[dev,train,interop,docs,rllib]"
 	touch $@
 
+$(VENV)/.openspiel: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e ".[dev,train,interop,docs,openspiel]"
+	touch $@
+
 $(BENCH_VENV)/.installed:
 	$(PYTHON) -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
@@ -40,13 +44,15 @@ test: $(VENV)/.installed          ## the CI profile of the test-suite
 test-wheel: $(VENV)/.installed    ## build the wheel, install it into a fresh venv, use it from outside the repository
 	PYTHON=$(PY) .ci/test_wheel
 
-test-all: $(VENV)/.rllib          ## every test, slow ones (RLlib included) and the thorough hypothesis profile
+test-all: $(VENV)/.rllib $(VENV)/.openspiel  ## every test, slow ones (RLlib, the OpenSpiel differential) and the thorough hypothesis profile
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest -q $(TEST_ARGS)
 
 bench: $(VENV)/.installed $(BENCH_VENV)/.installed   ## throughput beside the anchors (a few minutes)
 	$(PY) benchmarks/throughput.py --bench-python $(BENCH_VENV)/bin/python
 	$(PY) benchmarks/throughput.py --ruleset rami51 --players 2 --bench-python $(BENCH_VENV)/bin/python
 	$(PY) benchmarks/throughput.py --ruleset rami51 --players 4 --batches 1,4096 --bench-python $(BENCH_VENV)/bin/python
+	$(PY) benchmarks/throughput.py --ruleset gin_openspiel --bench-python $(BENCH_VENV)/bin/python
+	$(PY) benchmarks/throughput.py --ruleset gin --bench-python $(BENCH_VENV)/bin/python
 
 league: $(VENV)/.installed        ## the README's arena tables from the shipped checkpoints (a few minutes)
 	$(PY) -m rummy_env.training.evaluate league --out results --readme README.md

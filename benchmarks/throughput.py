@@ -11,10 +11,12 @@ Random legal play, one process:
   ``gin_rummy_v4``, RLCard 1.2.0 ``gin-rummy``, OpenSpiel 2.0.2 ``gin_rummy``;
 * memory of the batched state, and the import time of ``rummy_env``.
 
-Usage: ``python benchmarks/throughput.py [--ruleset basic|rami51|lebanese14] [--seconds 5] [--repeats 3]
+Usage: ``python benchmarks/throughput.py [--ruleset basic|rami51|lebanese14|gin|gin_openspiel|gin_rlcard]
+[--seconds 5] [--repeats 3]
 [--players 2] [--batches 1,64,1024,4096] [--bench-python .venv-bench/bin/python] [--json out.json]``
-(``make bench`` builds the bench venv and runs it for basic and rami51). The anchors play gin rummy
-whatever ``--ruleset`` is: they are the fixed yardstick of every row.
+(``make bench`` builds the bench venv and runs it for basic, rami51 and gin). The anchors play gin rummy
+whatever ``--ruleset`` is: they are the fixed yardstick of every row, and with ``--ruleset gin`` (or
+``gin_openspiel``) the same game.
 """
 
 from __future__ import annotations
@@ -119,7 +121,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--ruleset", default="basic", help="preset: basic, rami51 or lebanese14")
+    parser.add_argument("--ruleset", default="basic", help="preset: basic, rami51, lebanese14, gin, gin_openspiel or "
+                                                           "gin_rlcard")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--batches", default="1,64,1024,4096")
     parser.add_argument("--bench-python", default=str(HERE.parent / ".venv-bench" / "bin" / "python"))

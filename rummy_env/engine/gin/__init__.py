@@ -1,4 +1,4 @@
-"""The gin rules family (RULES.md §9 as docs/rules.md#gin, G1-G14): its batch drivers and meld-scan buffers,
+"""The gin rules family (docs/rules.md, G1-G14): its batch drivers and meld-scan buffers,
 as ``RummyEngine`` uses them."""
 
 from rummy_env.engine.gin.step import DRIVERS, search_stats, work_buffers
