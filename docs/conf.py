@@ -15,6 +15,7 @@ autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_typehints = "description"
 autodoc_inherit_docstrings = False  # gymnasium's and pettingzoo's docstrings are not ours to build
+autodoc_mock_imports = ["pyspiel"]  # the openspiel extra: OpenSpielBotAgent documents without it
 myst_enable_extensions = ["colon_fence"]
 myst_heading_anchors = 3
 # The rules book's anchors are HTML (<a id="B7"></a>), which MyST does not index; tests/test_rules_book.py

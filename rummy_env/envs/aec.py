@@ -26,11 +26,15 @@ out in the last finished hand, -1 for none). The code tables are ``rummy_env.PHA
 ``rummy_env.END_NAMES`` (``PHASE_NAMES[info["phase"]]`` is the name):
 
 ====================  ====================================================================
-``phase``             ``0`` draw, ``1`` play, ``2`` hand_over, ``3`` game_over
+``phase``             ``0`` draw, ``1`` play, ``2`` hand_over, ``3`` game_over; gin adds ``4``
+                      upcard, ``5`` knock, ``6`` layoff, ``7`` defend, ``8`` wall (G3-G10)
 ``end_reason``        ``0`` none (the hand is not over), ``1`` out (a player went out),
                       ``2`` dead_no_draw (no card left to draw, B11/R17), ``3`` dead_reshuffles
                       (past ``max_reshuffles``), ``4`` dead_turn_cap (``max_turns_per_round``,
-                      B17/R17), ``5`` illegal_action (``illegal_action="penalty"``)
+                      B17/R17), ``5`` illegal_action (``illegal_action="penalty"``); gin: ``6``
+                      knock (the knocker scored, or a tie), ``7`` undercut, ``8`` gin, ``9`` big_gin,
+                      ``10`` wall (a void hand, or a dead one under ``pickup_or_dead``), ``11``
+                      repeated_discard, ``12`` upcard_draw_limit (G9, G10, G13)
 ====================  ====================================================================
 
 Actions are integer ids (``int`` or a numpy integer); anything else (``0.7``, ``"0"``, ``True``, NaN)
@@ -50,7 +54,8 @@ Version History
 
 - v0 (rummy_env 0.1.0): initial release: rulesets basic and rami51 (with the Lebanese "14").
   Unreleased, same version (games and rewards unchanged): infos hold numbers and arrays only, and
-  ``render_observer`` renders one player's view. CHANGELOG.md lists every change.
+  ``render_observer`` renders one player's view; ruleset gin (presets ``gin``, ``gin_openspiel``,
+  ``gin_rlcard``), whose phase and end codes extend the tables above. CHANGELOG.md lists every change.
 """
 
 from __future__ import annotations
