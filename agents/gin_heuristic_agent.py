@@ -113,13 +113,18 @@ class GinHeuristicAgent:
             allowed = [c for c in range(52) if with_it >> c & 1 and
                        (c != upcard or not self.rules.forbid_discarding_taken_card)]
             after, _ = self.best_discard(with_it, allowed)
-            melded = any(group >> upcard & 1 for group in self.best_group(with_it))
-            if after <= limit or (melded and after <= self.deadwood(hand) - self.take_gain):
+            if after <= limit or self.takes(view, hand, upcard, after):
                 return DRAW_DISCARD
         for choice in (DRAW_STOCK, self.pass_):
             if choice in legal:
                 return choice
         return int(legal[0])
+
+    def takes(self, view: dict, hand: int, upcard: int, after: int) -> bool:
+        """Take the upcard (that does not let it knock at once) when it joins a meld and lowers the deadwood
+        (``after``: the least after taking it and discarding) by ``take_gain``."""
+        melded = any(group >> upcard & 1 for group in self.best_group(hand | 1 << upcard))
+        return melded and after <= self.deadwood(hand) - self.take_gain
 
     def discard(self, view: dict, discards: np.ndarray, hand: int) -> int:
         dead = 0

@@ -16,7 +16,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK
 from rummy_env.agents.gin_heuristic_agent import GinHeuristicAgent
 from rummy_env.engine.gin import deadwood as D
 from rummy_env.engine.jit import JIT
@@ -64,26 +63,15 @@ class GinLookaheadAgent(GinHeuristicAgent):
                            self.ibuf, out)
         return out
 
-    def draw(self, view: dict, legal: np.ndarray, hand: int, limit: int) -> int:
-        top = np.flatnonzero(view["discard_top"])
-        if DRAW_DISCARD in legal and top.size:
-            upcard = int(top[0])
-            with_it = hand | 1 << upcard
-            allowed = [c for c in range(52) if with_it >> c & 1 and
-                       (c != upcard or not self.rules.forbid_discarding_taken_card)]
-            taken, _ = self.best_discard(with_it, allowed)
-            unseen = self.unseen(view, hand) & ~(1 << upcard)
-            if taken <= limit:
-                return DRAW_DISCARD
-            if unseen:
-                stock = np.mean([D.knock_figures(np.uint64(hand | 1 << c), np.uint64(0), self.ubuf, self.ibuf)[0]
-                                 for c in range(52) if unseen >> c & 1])
-                if taken < stock - self.take_gain / 2:
-                    return DRAW_DISCARD
-        for choice in (DRAW_STOCK, self.pass_):
-            if choice in legal:
-                return choice
-        return int(legal[0])
+    def takes(self, view: dict, hand: int, upcard: int, after: int) -> bool:
+        """Take the upcard when the hand with it (``after``: its least deadwood after a discard) beats the mean
+        hand after a draw from the stock by ``take_gain / 2``."""
+        unseen = self.unseen(view, hand) & ~(1 << upcard)
+        if not unseen:
+            return False
+        stock = np.mean([D.knock_figures(np.uint64(hand | 1 << c), np.uint64(0), self.ubuf, self.ibuf)[0]
+                         for c in range(52) if unseen >> c & 1])
+        return after < stock - self.take_gain / 2
 
     def discard(self, view: dict, discards: np.ndarray, hand: int) -> int:
         unseen = self.unseen(view, hand)

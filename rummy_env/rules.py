@@ -825,4 +825,5 @@ _RAMI_KNOBS = tuple(name for name in _DEFAULTS if name not in _SHARED_KNOBS + _B
 _OWN_KNOBS = {"basic": _BASIC_KNOBS, "rami51": _RAMI_KNOBS, "gin": _GIN_KNOBS}
 RAMI51_KNOBS = _RAMI_KNOBS          # the knobs only ruleset "rami51" uses (docs/rules.md#rami51-knobs minus the shared ones)
 BASIC_KNOBS = _BASIC_KNOBS          # the knobs only ruleset "basic" uses (docs/rules.md#basic-knobs minus the shared ones)
-GIN_KNOBS = _GIN_KNOBS              # the knobs ruleset "gin" uses besides the shared ones (docs/rules.md#gin-knobs)
+# the knobs ruleset "gin" uses besides the shared ones (docs/rules.md#gin-knobs)
+GIN_KNOBS = _GIN_KNOBS

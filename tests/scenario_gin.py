@@ -27,7 +27,8 @@ def gin(preset: str = "gin", **knobs) -> RummyEngine:
 
 
 def load(eng: RummyEngine, hands: Sequence[str], *, discard: str = "", stock_next: str = "", phase: str = "play",
-         current: int = 0, table: Sequence[tuple[int, str]] = (), taken: str | None = None, stock_size: int | None = None,
+         current: int = 0, table: Sequence[tuple[int, str]] = (), taken: str | None = None,
+         stock_size: int | None = None,
          **gin_fields) -> None:
     """Load a gin position: ``discard`` bottom to top (its last card is the upcard), ``stock_next`` the cards drawn
     next (first named first); every other card goes to the bottom of the stock (``stock_size``: only that many

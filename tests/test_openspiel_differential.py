@@ -24,7 +24,7 @@ import pytest
 
 from rummy_env import RummyEngine, RummyRules
 from rummy_env.openspiel_gin import DEALER, ActionMap, engine_deck, from_openspiel_card
-from rummy_env.engine.state import PHASE_KNOCK, PHASE_LAYOFF, PHASE_NAMES, PHASE_PLAY, PHASE_WALL
+from rummy_env.engine.state import PHASE_LAYOFF, PHASE_NAMES, PHASE_PLAY, PHASE_WALL
 
 pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel differential needs open_spiel 2.0.2: "
                                                  'pip install "rummy_env[openspiel]"')
@@ -88,8 +88,8 @@ class Differential:
         discards = legal[legal >= layout.discard_offset]
         if phase == PHASE_PLAY and discards.size:
             hand = deadwood.hand_mask(r["hand"][int(r["current"])])
-            return int(min(discards, key=lambda a: deadwood.deadwood(hand & ~deadwood.bit(int(a) - layout.discard_offset),
-                                                                    *self.scratch)))
+            left = [deadwood.deadwood(hand & ~deadwood.bit(int(a) - layout.discard_offset), *self.scratch) for a in discards]
+            return int(discards[int(np.argmin(left))])
         plays = legal[(legal >= layout.meld_offset) & (legal < layout.discard_offset)]
         return int(rng.choice(plays)) if plays.size and rng.random() < 0.9 else int(rng.choice(legal))
 

@@ -14,7 +14,7 @@ import numpy as np
 from rummy_env.actions import A_DISCARD, A_DRAW_DISCARD, A_DRAW_STOCK, A_LAY_OFF, A_MELD
 from rummy_env.engine import reasons as why
 from rummy_env.engine.common import (
-    clear_hand, deal_hands, decode, draw_pile, draw_stock, leave_hand, mark_game_winners, over, rebuild_allowed,
+    clear_hand, closed_reason, deal_hands, decode, draw_pile, draw_stock, leave_hand, mark_game_winners, rebuild_allowed,
     rebuild_stock, start_game, stock_from, to_pile,
 )
 from rummy_env.engine.config import CAT_HI, CAT_KEY, CAT_KIND, CAT_LO, DEAD_LOWEST_WINS, GAME_END_HANDS
@@ -189,10 +189,9 @@ def discard_check(r, p: int, card: int, cfg) -> int:
 def legal_reason(r, action: int, work, tabs, cfg) -> int:
     """0 if ``action`` is legal for the player to act in game ``r``, else why not."""
     kind, a, b = decode(action, cfg)
-    if kind < 0:
-        return why.OUTSIDE_SPACE
-    if over(r):
-        return why.GAME_OVER if r.phase == PHASE_GAME_OVER else why.HAND_OVER
+    closed = closed_reason(r, kind)
+    if closed:
+        return closed
     p = r.current
     if r.phase == PHASE_DRAW:
         if kind == A_DRAW_STOCK:

@@ -15,6 +15,7 @@ from rummy_env.actions import (
     TAKE_CHOICES,
 )
 from rummy_env.engine.config import EPISODE_GAME, REWARD_SCORE
+from rummy_env.engine.reasons import GAME_OVER, HAND_OVER, OUTSIDE_SPACE
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.state import END_ILLEGAL, PHASE_GAME_OVER, PHASE_HAND_OVER
 from rummy_env.engine.table import clear_table
@@ -101,6 +102,11 @@ def clear_hand(r) -> None:
     r.reshuffles = 0
     r.pile_n = 0
     r.doomed = 0
+    r.knocker = -1
+    r.knock_stage = 0
+    r.upcard_passes = 0
+    r.repeated = 0
+    r.upcard_draws = 0
 
 
 @nb.njit(**JIT)
@@ -275,6 +281,17 @@ def end_game_illegal(r, cfg, rewards) -> None:
 
 
 # ---------------------------------------------------------------------------------------- action ids
+@nb.njit(**JIT)
+def closed_reason(r, kind: int) -> int:
+    """Why no action can be taken: an id outside the space (``kind`` A_INVALID), or the row's hand or game is
+    over; 0 when the row is open to an action of the space."""
+    if kind < 0:
+        return OUTSIDE_SPACE
+    if over(r):
+        return GAME_OVER if r.phase == PHASE_GAME_OVER else HAND_OVER
+    return 0
+
+
 @nb.njit(**JIT)
 def decode(action: int, cfg) -> tuple:
     """``(kind, a, b)`` of an action id (``rummy_env.actions``): A_MELD with its catalogue entry,

@@ -110,6 +110,8 @@ def open_slot(r, kind: int, key: int, lo: int, hi: int, owner: int) -> int:
     r.slot_tentative[slot] = 0
     r.slot_pure[slot] = 0
     r.slot_mine[slot] = 0
+    r.slot_low_layoffs[slot] = 0
+    r.slot_high_layoffs[slot] = 0
     return slot
 
 
@@ -127,6 +129,8 @@ def clear_table(r) -> None:
     r.slot_tentative[:] = 0
     r.slot_pure[:] = 0
     r.slot_mine[:] = 0
+    r.slot_low_layoffs[:] = 0
+    r.slot_high_layoffs[:] = 0
 
 
 @nb.njit(**JIT)

@@ -21,9 +21,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from rummy_env.actions import A_DISCARD, A_DRAW_DISCARD, A_DRAW_STOCK, A_KNOCK, A_LAY_OFF, A_MELD, A_PASS, DRAW_DISCARD, DRAW_STOCK, KNOCK, PASS
+from rummy_env.actions import (
+    A_DISCARD, A_DRAW_DISCARD, A_DRAW_STOCK, A_KNOCK, A_LAY_OFF, A_MELD, A_PASS, DRAW_DISCARD, DRAW_STOCK, KNOCK, PASS,
+)
 from rummy_env.engine import reasons as why
-from rummy_env.engine.common import decode, over
+from rummy_env.engine.common import closed_reason, decode, over
 from rummy_env.engine.gin.deadwood import bit, hand_mask
 from rummy_env.engine.gin.knock import (
     STAGE_DISCARD, avoid_bits, big_gin_check, gin_discard_possible, knock_check, knock_discard_check,
@@ -33,7 +35,7 @@ from rummy_env.engine.gin.table import layoff_slot
 from rummy_env.engine.gin.turn import stock_at_wall
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.state import (
-    PHASE_DEFEND, PHASE_DRAW, PHASE_GAME_OVER, PHASE_KNOCK, PHASE_LAYOFF, PHASE_PLAY, PHASE_UPCARD, PHASE_WALL,
+    PHASE_DEFEND, PHASE_DRAW, PHASE_KNOCK, PHASE_LAYOFF, PHASE_PLAY, PHASE_UPCARD, PHASE_WALL,
 )
 
 
@@ -82,10 +84,9 @@ def gin_forced_now(r, p: int, cfg, ubuf, ibuf) -> bool:
 def legal_reason(r, action: int, work, tabs, cfg) -> int:
     """0 if ``action`` is legal for the player to act in game ``r``, else why not."""
     kind, a, b = decode(action, cfg)
-    if kind < 0:
-        return why.OUTSIDE_SPACE
-    if over(r):
-        return why.GAME_OVER if r.phase == PHASE_GAME_OVER else why.HAND_OVER
+    closed = closed_reason(r, kind)
+    if closed:
+        return closed
     ubuf, ibuf = work
     p = r.current
     phase = r.phase

@@ -25,8 +25,6 @@ from rummy_env.melds import KIND_RUN, KIND_SET
 def lay_meld_bits(r, seat: int, cards: np.uint64, kind: int, key: int, lo: int, hi: int) -> None:
     """Seat ``seat`` lays the meld of ``cards`` (its shape ``kind, key, lo, hi``) into the next slot."""
     slot = open_slot(r, kind, key, lo, hi, seat)
-    r.slot_low_layoffs[slot] = 0
-    r.slot_high_layoffs[slot] = 0
     for card in range(52):
         if cards >> np.uint64(card) & np.uint64(1):
             leave_hand(r, seat, card)

@@ -25,13 +25,6 @@ def deal_row(r, deck, use_deck: bool, cfg) -> None:
     (G3); with ``opening="eleven_cards"`` the non-dealer gets an eleventh card instead and opens by discarding
     (G14). With ``oklahoma`` the upcard's value is this hand's knock card, an ace allowing only gin (G11)."""
     clear_hand(r)
-    r.slot_low_layoffs[:] = 0
-    r.slot_high_layoffs[:] = 0
-    r.knocker = -1
-    r.knock_stage = 0
-    r.upcard_passes = 0
-    r.repeated = 0
-    r.upcard_draws = 0
     k = deal_hands(r, deck, use_deck, cfg)
     r.current = 1 - r.dealer
     r.knock_limit = cfg.knock_card
