@@ -361,3 +361,24 @@ def test_EG12_knocker_lays_another_arrangement_within_the_knock_card():
     step(eng, "meld 9C 9D 9H", "pass", "pass", "pass")
     s = snap(eng)
     assert s["hands"][0] == ids("4C 4D 2H") and score_of(eng) == [5 + 6 + 7 + 8 + 5 + 6 + 7 + 8 + 10 + 10 - 10, 0]
+
+
+def test_rules_files_and_round_trips():
+    """configs/rules/gin*.toml load; to_dict/from_dict give the same rules back for every gin preset."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "configs" / "rules"
+    assert RummyRules.from_toml(folder / "gin.toml") == RummyRules.preset("gin")
+    game = RummyRules.from_toml(folder / "gin_game_to_100.toml")
+    assert (game.episode, game.oklahoma, game.next_dealer, game.target_score) == ("game", True, "loser", 100)
+    for preset in ("gin", "gin_openspiel", "gin_rlcard"):
+        rules = RummyRules.preset(preset)
+        assert RummyRules.from_dict(rules.to_dict()) == rules and rules.replace() == rules
+    with pytest.raises(ValueError, match="knock_card=11 .*0..10 \\(G6\\)"):
+        RummyRules.preset("gin", knock_card=11)
+    with pytest.raises(ValueError, match="auto_melds=True .*G14"):
+        RummyRules.preset("gin", auto_melds=True)
+    with pytest.raises(ValueError, match="opening_threshold=71 cannot be set for ruleset 'gin'"):
+        RummyRules.preset("gin", opening_threshold=71)
+    with pytest.raises(ValueError, match="knock_card=5 cannot be set for ruleset 'basic'"):
+        RummyRules.preset("basic", knock_card=5)

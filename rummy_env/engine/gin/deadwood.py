@@ -51,23 +51,23 @@ def card_value(card: int) -> int:
     return min(card % RANKS + 1, 10)
 
 
+# per 13-bit suit row (bit r = rank r + 1): the value of its cards, and the value of its highest card
+ROW_VALUE = np.array([sum(min(r + 1, 10) for r in range(RANKS) if row >> r & 1) for row in range(1 << RANKS)],
+                     dtype=np.int64)
+ROW_TOP = np.array([min(row.bit_length(), 10) for row in range(1 << RANKS)], dtype=np.int64)
+
+
 @nb.njit(**JIT)
 def cards_value(bits: np.uint64) -> int:
-    total = 0
-    for card in range(52):
-        if bits >> np.uint64(card) & np.uint64(1):
-            total += card_value(card)
-    return total
+    """Deadwood value of the cards ``bits``."""
+    return (ROW_VALUE[bits & RANK_ROW] + ROW_VALUE[bits >> np.uint64(13) & RANK_ROW]
+            + ROW_VALUE[bits >> np.uint64(26) & RANK_ROW] + ROW_VALUE[bits >> np.uint64(39) & RANK_ROW])
 
 
 @nb.njit(**JIT)
 def top_value(bits: np.uint64) -> int:
     """Value of the highest-ranked card among ``bits`` (0 for none): the card a player sheds first."""
-    rows = (bits | bits >> np.uint64(13) | bits >> np.uint64(26) | bits >> np.uint64(39)) & RANK_ROW
-    for rank0 in range(RANKS - 1, -1, -1):
-        if rows >> np.uint64(rank0) & np.uint64(1):
-            return min(rank0 + 1, 10)
-    return 0
+    return ROW_TOP[(bits | bits >> np.uint64(13) | bits >> np.uint64(26) | bits >> np.uint64(39)) & RANK_ROW]
 
 
 @nb.njit(**JIT)

@@ -70,7 +70,7 @@ def discard_reason(r, p: int, card: int, gin_possible: bool, cfg) -> int:
     """An ordinary discard (G4, G14)."""
     if r.hand[p, card] == 0:
         return why.NOT_IN_HAND
-    if avoid_bits(r, cfg) & bit(card):
+    if card == r.taken and cfg.forbid_discarding_taken_card:
         return why.DISCARD_TAKEN
     return why.GIN_FORCED if gin_possible else why.LEGAL
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from rummy_env.engine.common import leave_hand
 from rummy_env.engine.config import CAT_HI, CAT_KEY, CAT_KIND, CAT_LO
-from rummy_env.engine.gin.deadwood import MAX_MELDS, bit, hand_mask, hand_melds, scan_groups, best_group
+from rummy_env.engine.gin.deadwood import MAX_MELDS, best_group, hand_mask, hand_melds, scan_groups
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.table import open_slot, rank_of, slot_size, suit_of
 from rummy_env.melds import KIND_RUN, KIND_SET
@@ -100,12 +100,3 @@ def reveal(r, seat: int) -> None:
     for card in range(52):
         r.known[seat, card] = r.hand[seat, card]
 
-
-@nb.njit(**JIT)
-def fits_bits(r, cfg) -> np.uint64:
-    """Every card that could be laid off now (``layoff_slot`` >= 0), as bits."""
-    out = np.uint64(0)
-    for card in range(52):
-        if layoff_slot(r, card, cfg) >= 0:
-            out |= bit(card)
-    return out
