@@ -95,7 +95,8 @@ def train(args: argparse.Namespace) -> MaskablePPO:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rules", default="basic", help="rules preset (basic, rami51, lebanese14) or .toml rules file")
+    parser.add_argument("--rules", default="basic", help="rules preset (basic, rami51, lebanese14, gin, gin_openspiel, "
+                                                         "gin_rlcard) or .toml rules file")
     parser.add_argument("--players", type=int, default=None, help="seats (default: the preset's 2, or the file's)")
     parser.add_argument("--opponent", default="random", help="agent spec of the fixed opponent")
     parser.add_argument("--timesteps", type=int, default=1_000_000, help="learner steps in total")
