@@ -7,8 +7,11 @@ pairs of policies that between them reach every phase: uniform random, a random 
 lays off eagerly (the lay-off limit of 2 per run end, the wall), OpenSpiel's simple bot (``restart()`` before
 each game, stepped only on its own turns) and our gin heuristic. At every decision the legal sets must
 correspond exactly (actions mapped both ways by ``rummy_env.openspiel_gin.ActionMap``), the player to act must
-be the same, and at the end both games must be over with equal scores. Wherever OpenSpiel's bot acts, our
-adapter ``openspiel_bot``, which sees only our observation, must choose the same action.
+be the same, and at the end both games must be over with equal scores, our rewards summing to OpenSpiel's
+returns over ``reward_scale``. Wherever OpenSpiel's bot acts, our adapter ``openspiel_bot``, which sees only our
+observation, must choose the same action. The deliberate differences the README lists are tested here too (the
+rewards' scale, a card taken face up kept in our observation and absent from OpenSpiel's tensor) or in
+``tests/test_rules_gin.py`` (the default preset's rules, EG2-EG9 under both presets).
 
 ``RUMMY_DIFF_GAMES`` sets the slow tier's game count (default 1,200); the full count of 10,000 was run once
 and is quoted in the README.
@@ -108,7 +111,7 @@ class Differential:
         drawn = 21
         for bot in self.bots:
             bot.restart()
-        decisions = 0
+        decisions, rewards = 0, np.zeros(2)
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action_with_legality_check(order[drawn])
@@ -126,11 +129,13 @@ class Differential:
             action = script.pop(0) if script else self.choose(policies[player], player, state, mask, rng)
             laying_off = int(self.engine.state[0]["phase"]) == PHASE_LAYOFF
             state.apply_action(action)
-            self.engine.step([self.actions.from_openspiel(action, laying_off)])
+            rewards += self.engine.step([self.actions.from_openspiel(action, laying_off)]).rewards[0]
             decisions += 1
         assert self.engine.done[0], f"seed {seed}: OpenSpiel's hand is over, ours is not"
         scores = self.engine.state[0]["hand_scores"]
         assert list(state.returns()) == [scores[0] - scores[1], scores[1] - scores[0]], (seed, state.returns(), scores)
+        # a deliberate difference: our reward is OpenSpiel's return over reward_scale
+        assert np.allclose(rewards, np.array(state.returns()) / self.rules.reward_scale), (seed, rewards, scores)
         self.seen["void hand" if int(self.engine.state[0]["knocker"]) < 0 else "knocked hand"] += 1
         self.seen["end " + str(self.engine.snapshot(0)["end_reason"])] += 1
         return decisions
@@ -199,6 +204,35 @@ def test_layoffs_stop_after_two_per_run_end_in_both():
     script = [52, 55] + os_ids("QH") + melds + [54] + os_ids("8S 9S")
     check.play(0, ("random", "random"), order, script=script)
     assert check.seen["a run end at its limit"] >= 1
+
+
+def test_a_card_taken_face_up_stays_in_our_observation_not_in_openspiels():
+    """A deliberate difference: player 0 takes the first upcard and discards another card. OpenSpiel's tensor
+    for player 1 is the same whichever card was taken; ours keeps it in ``known`` (and so in the observation)."""
+    check = Differential()
+    tensors, known = [], []
+    for upcard in ("8C", "9C"):
+        order = scripted_deal("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S", "JS QS KS AC 2C 3C 4C 5C 6C 7C", upcard, "")
+        state = check.game.new_initial_state()
+        for card in order[:21]:
+            state.apply_action_with_legality_check(card)
+        ours = [from_openspiel_card(card) for card in order]
+        check.engine.reset(decks=[engine_deck(ours[:10], ours[10:20], ours[20], ours[21:])], dealers=[DEALER])
+        for action in [52] + os_ids("AS"):
+            state.apply_action(action)
+            check.engine.step([check.actions.from_openspiel(action, False)])
+        tensors.append(np.array(state.observation_tensor(1)))
+        known.append(check.engine.snapshot(0)["known"][0])
+        view = check.engine.observation_layout.split(check.engine.observe()[0])["known"]
+        assert view[0][cards_of(upcard)[0]] == 1        # player 1 (to act) sees it in his opponent block
+    assert np.array_equal(tensors[0], tensors[1])
+    assert known == [cards_of("8C"), cards_of("9C")]
+
+
+def cards_of(text: str) -> list[int]:
+    from rummy_env import cards
+
+    return cards.parse_many(text)
 
 
 @pytest.mark.slow
