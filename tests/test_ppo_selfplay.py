@@ -171,3 +171,12 @@ def test_shipped_configs_load():
     for name in ("basic_2p", "rami51_2p"):
         config = load_config(f"configs/ppo/{name}.toml")
         assert config.rules == name.split("_")[0]
+
+
+def test_gin_trains_with_the_plain_network_and_refuses_card_features():
+    """Gin's action layout (PASS, KNOCK, whole melds) is not the basic card blocks: the plain MLP trains on it,
+    the card-feature network is refused with a message naming the fix."""
+    summary = Trainer(tiny_config(rules="gin_openspiel", card_features=0)).train_one_update()
+    assert all(np.isfinite(summary[name]) for name in ("policy_loss", "value_loss", "entropy", "approx_kl"))
+    with pytest.raises(ValueError, match="card_features = 0"):
+        Trainer(tiny_config(rules="gin", card_features=8))
