@@ -1,18 +1,18 @@
 """Gin between this package and OpenSpiel 2.0.2's ``gin_rummy``: cards, melds, actions and deals mapped both
 ways (preset ``gin_openspiel``, G13). Plain Python: it does not import OpenSpiel.
 
-=====================  ===================================  =========================================
-                       rummy_env (``rummy_env.actions``)     OpenSpiel ``gin_rummy``
-=====================  ===================================  =========================================
-card                   ``suit * 13 + rank0``, suits C D H S  ``suit * 13 + rank0``, suits s c d h
-take the upcard        DRAW_DISCARD (1)                      52
-draw from the stock    DRAW_STOCK (0)                        53, then a chance outcome: the card
-pass                   PASS (2)                              54
-knock                  KNOCK (3)                             55
-meld                   MELD ``m`` (4 + m)                    56 + OpenSpiel's meld id (185 melds)
-lay off / discard      LAY_OFF ``t`` / DISCARD ``t``          the card (OpenSpiel's lay-off phase /
-                                                             otherwise a discard)
-=====================  ===================================  =========================================
+=====================  ======================================  =========================================
+                       rummy_env (``rummy_env.actions``)       OpenSpiel ``gin_rummy``
+=====================  ======================================  =========================================
+card                   ``suit * 13 + rank0``, suits C D H S    ``suit * 13 + rank0``, suits s c d h
+take the upcard        DRAW_DISCARD (1)                        52
+draw from the stock    DRAW_STOCK (0)                          53, then a chance outcome: the card
+pass                   PASS (2)                                54
+knock                  KNOCK (3)                               55
+meld                   MELD ``m`` (4 + m)                      56 + OpenSpiel's meld id (185 melds)
+lay off / discard      LAY_OFF ``t`` / DISCARD ``t``           the card (OpenSpiel's lay-off phase /
+                                                               otherwise a discard)
+=====================  ======================================  =========================================
 
 A deal: OpenSpiel deals 10 cards to its player 0, 10 to player 1, the upcard, and each later draw from the
 stock is a chance outcome. The same deal in ``RummyEngine``: seat ``p`` is OpenSpiel's player ``p``, seat 1
