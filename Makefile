@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ANCHORS := pettingzoo==1.26.1 rlcard==1.2.0 open_spiel==2.0.2 numpy pygame-ce
 TEST_ARGS ?= -n 2
 
-.PHONY: demo test test-all test-wheel bench league watch clean
+.PHONY: demo test test-all test-wheel bench league watch docs clean
 
 # torch is pinned first to the CPU build that pip finds on this kind of machine; pyproject.toml keeps
 # a range, so users elsewhere are not pinned.
@@ -15,11 +15,11 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[dev,train,interop]"
+	$(PY) -m pip install --quiet -e ".[dev,train,interop,docs]"
 	touch $@
 
 $(VENV)/.rllib: $(VENV)/.installed
-	$(PY) -m pip install --quiet -e ".[dev,train,interop,rllib]"
+	$(PY) -m pip install --quiet -e ".[dev,train,interop,docs,rllib]"
 	touch $@
 
 $(BENCH_VENV)/.installed:
@@ -51,6 +51,10 @@ bench: $(VENV)/.installed $(BENCH_VENV)/.installed   ## throughput beside the an
 league: $(VENV)/.installed        ## the README's arena tables from the shipped checkpoints (a few minutes)
 	$(PY) -m rummy_env.training.evaluate league --out results --readme README.md
 
+docs: $(VENV)/.installed          ## the documentation (rules book, guides, API reference) in docs/_build/html, built strictly
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "open docs/_build/html/index.html"
+
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .hypothesis runs results
+	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .hypothesis runs results docs/_build
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -147,9 +147,7 @@ class RamiHeuristicAgent:
         required += [int(c) for c in np.flatnonzero(b["pending"]) for _ in range(int(b["pending"][c]))]
         if opened:
             return Goal(required=tuple(required), keep=self.keep)
-        threshold = self.rules.opening_threshold
-        if taken.size and self.rules.discard_pickup_min_lay:
-            threshold = self.rules.discard_pickup_min_lay
+        threshold = self.rules.opening_points_needed(bool(taken.size))
         points = 128 * int(b["turn_points"][0]) + int(b["turn_points"][1])
         mine = (b["slot_tentative"] > 0) & (b["slot_kind"] == KIND_RUN) & (b["slot_cards"][:, JOKER] == 0)
         need_pure = self.rules.opening_requires_pure_run and not mine.any()

@@ -31,6 +31,7 @@ import numpy as np
 import rummy_env
 from rummy_env import cards
 from rummy_env.engine.state import END_NAMES, END_OUT
+from rummy_env.engine.table import table_counts_rows
 from rummy_env.sampling import pick_legal_parallel
 
 
@@ -51,7 +52,9 @@ def pile_counts(cards_array: np.ndarray, sizes: np.ndarray, types: int) -> np.nd
 
 def conservation_violations(engine: rummy_env.RummyEngine, expected: np.ndarray) -> np.ndarray:
     state, types = engine.state, engine.rules.num_card_types
-    held = state["hand"].sum(axis=1, dtype=np.int64) + state["slot_cards"].sum(axis=1, dtype=np.int64)
+    on_table = np.zeros((len(state), types), dtype=np.int64)
+    table_counts_rows(state, on_table)
+    held = state["hand"].sum(axis=1, dtype=np.int64) + on_table
     held += pile_counts(state["stock"], state["stock_n"], types) + pile_counts(state["pile"], state["pile_n"], types)
     bad = (held != expected[None, :]).any(axis=1)
     players = engine.rules.num_players
@@ -94,7 +97,6 @@ def main(argv=None) -> int:
         done = engine.done
         if done.any():
             for record in engine.state[done][: max(0, args.episodes - episodes)]:
-                gave_up += int(record["search_gave_up"]) if "search_gave_up" in record.dtype.names else 0
                 totals = record["totals"][: args.players]
                 violations["game winners are not the lowest totals"] += int(
                     args.episode == "game" and not np.array_equal(record["game_winners"][: args.players] == 1,
@@ -102,6 +104,7 @@ def main(argv=None) -> int:
             episodes += int(done.sum())
             engine.reset(rows=done.copy())
     seconds = time.perf_counter() - start
+    gave_up = engine.search_stats().get("gave_up", 0)
     total = sum(ends.values())
     print(f"{args.ruleset}, {args.players} players: {min(episodes, args.episodes):,} episodes ({args.episode}) of random "
           f"legal play, {total:,} rounds, {steps:,} steps in {seconds:,.0f} s ({steps / seconds:,.0f} steps/s incl. the "

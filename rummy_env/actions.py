@@ -61,6 +61,10 @@ UNDO = 3
 JOKER_LOW, JOKER_HIGH = 52, 53  # rami51 lay-off codes of a joker
 TAKE_CHOICES = 5
 
+# the kinds of action an id decodes to (``rummy_env.engine.common.decode``, ``ActionLayout.decode``)
+A_INVALID, A_DRAW_STOCK, A_DRAW_DISCARD, A_COMMIT, A_UNDO, A_MELD, A_LAY_OFF, A_TAKE, A_SWAP, A_DISCARD = range(-1, 9)
+KIND_NAMES = ("draw_stock", "draw_discard", "commit", "undo", "meld", "lay_off", "take", "swap", "discard")
+
 
 @dataclasses.dataclass(frozen=True)
 class ActionLayout:

@@ -1,6 +1,7 @@
 """``RummyRules``: every knob of a ruleset in one frozen, validated dataclass.
 
-The rules knobs are those of ``RULES.md`` §3.1 (ruleset ``basic``) and §3.2 (ruleset ``rami51``, with the
+The rules knobs are those of the rules book, ``docs/rules.md`` (ruleset ``basic``: its knobs table
+``docs/rules.md#basic-knobs``; ruleset ``rami51``: ``docs/rules.md#rami51-knobs``, with the
 Lebanese "14" sub-rules of R21), with the seed defaults; the ids in brackets (B5, AB1, R11, AR7, AL3, …)
 point into that file. A few *environment* knobs sit beside them (how an episode is cut, how rewards are
 formed, what an illegal action does), because they too must be set through configuration and never by
@@ -59,8 +60,8 @@ _LEBANESE_KNOBS: dict[str, tuple[Any, Any]] = {
 
 # enum knobs: ruleset -> knob -> (choices, rule id)
 _CHOICES_BASIC = {
-    "dead_round_scoring": (("none", "lowest_hand_wins"), "RULES.md §3.1"),
-    "game_end_mode": (("target", "hands"), "RULES.md §3.1"),
+    "dead_round_scoring": (("none", "lowest_hand_wins"), "docs/rules.md#basic-knobs"),
+    "game_end_mode": (("target", "hands"), "docs/rules.md#basic-knobs"),
 }
 _CHOICES_RAMI = {
     "dead_round_scoring": (("none", "hand_penalties"), "R17"),
@@ -77,6 +78,16 @@ _CHOICES_ENV = {
     "reward": ("score", "win"),
     "illegal_action": ("raise", "penalty"),
 }
+
+
+def knob_choices(ruleset: str) -> dict[str, tuple[str, ...]]:
+    """The allowed values of every enum knob of ``ruleset`` (environment knobs included), in the order whose
+    index the compiled kernels read (``rummy_env.engine.config``)."""
+    own, other = (_CHOICES_RAMI, _CHOICES_BASIC) if ruleset == "rami51" else (_CHOICES_BASIC, _CHOICES_RAMI)
+    return {**{knob: choices for knob, (choices, _) in other.items()},
+            **{knob: choices for knob, (choices, _) in own.items()}, **_CHOICES_ENV}
+
+
 # bool knobs of rami51 -> rule id
 _BOOLS_RAMI = {
     "dealer_first_turn_may_meld": "AR1", "discard_pickup_from_second_round": "R20",
@@ -93,7 +104,7 @@ _INTS_RAMI = {
     "joker_hand_value": (0, "AR15"), "non_opener_penalty": (0, "R19"), "game_end_threshold": (1, "AR18"),
     "max_rounds": (1, "R22"), "max_turns_per_round": (1, "R17"), "max_undos_per_turn": (0, "R24"),
 }
-# knobs with one allowed value (RULES.md §3.2 "fixed") -> (value, rule id)
+# knobs with one allowed value (docs/rules.md#rami51-knobs, "fixed values") -> (value, rule id)
 _FIXED_RAMI = {
     "dealer_extra_cards": (1, "R4"), "max_jokers_per_run": (1, "R9"), "max_jokers_per_set": (1, "AR4"),
     "joker_on_opponent_run": (False, "R9"),
@@ -115,7 +126,7 @@ def _is_number(value: Any) -> bool:
 
 @dataclasses.dataclass(frozen=True)
 class RummyRules:
-    """All knobs of one ruleset (RULES.md §3.1, §3.2) plus the environment knobs.
+    """All knobs of one ruleset (docs/rules.md#basic-knobs, docs/rules.md#rami51-knobs) plus the environment knobs.
 
     A knob of the other ruleset must stay at its default (a ``ValueError`` names it and its ruleset).
     Defaults shown as ``basic / rami51`` are resolved in ``__post_init__`` from a ``None`` sentinel.
@@ -134,27 +145,28 @@ class RummyRules:
     ``max_undos_per_turn``                        1                    undo budget per turn (B19, R24)
     ``dead_round_scoring``                        "none"               or "lowest_hand_wins" (basic) /
                                                                        "hand_penalties" (rami51)
-    ``game_end_mode``                             "target"/"threshold" or "hands" / "rounds" (B14 / R22)
+    ``game_end_mode``                             "target" /           or "hands" / "rounds" (B14 / R22)
+                                                  "threshold"
     ``first_dealer``                              "random"             or a seat index (B4, R4)
     ============================================  ===================  ======================================
 
     Rules knobs (basic only):
 
-    ============================================  =========  ===============================================
-    ``hand_size_by_players``                      10/7/7/6/6 cards dealt per player count (B4); ``n*h+1 <= 52``
-                                                             (``hand_size`` is resolved from it)
-    ``ace_high_or_low``                           False      an ace may also sit above the king (B15)
-    ``ace_high_scoring_value``                    15         value of an ace in hand when aces may be high
-    ``round_the_corner``                          False      runs wrap K-A-2 (needs ``ace_high_or_low``)
-    ``must_discard_to_go_out``                    False      the last card must be discarded (B10)
-    ``forbid_discarding_card_taken_from_discard`` True       B7 / AB1
-    ``going_rummy_multiplier``                    2          B13
-    ``must_meld_before_layoff``                   False      lay off only after one's own first meld (B9)
-    ``target_score``                              150        game ends when a total reaches it
-    ``num_hands``                                 None       number of hands in "hands" mode
-    ``max_hands``                                 100        the game ends after this many hands anyway
-    ``two_player_winner_deals``                   False      2 players: the hand's winner deals next (B5)
-    ============================================  =========  ===============================================
+    ==============================================  =========  ===============================================
+    ``hand_size_by_players``                        (B4)       cards dealt per player count, 10/7/7/6/6; ``n*h+1 <= 52``
+                                                               (``hand_size`` is resolved from it)
+    ``ace_high_or_low``                             False      an ace may also sit above the king (B15)
+    ``ace_high_scoring_value``                      15         value of an ace in hand when aces may be high
+    ``round_the_corner``                            False      runs wrap K-A-2 (needs ``ace_high_or_low``)
+    ``must_discard_to_go_out``                      False      the last card must be discarded (B10)
+    ``forbid_discarding_card_taken_from_discard``   True       B7 / AB1
+    ``going_rummy_multiplier``                      2          B13
+    ``must_meld_before_layoff``                     False      lay off only after one's own first meld (B9)
+    ``target_score``                                150        game ends when a total reaches it
+    ``num_hands``                                   None       number of hands in "hands" mode
+    ``max_hands``                                   100        the game ends after this many hands anyway
+    ``two_player_winner_deals``                     False      2 players: the hand's winner deals next (B5)
+    ==============================================  =========  ===============================================
 
     Rules knobs (rami51 only; values in brackets are those the ``lebanese`` preset turns on):
 
@@ -198,7 +210,7 @@ class RummyRules:
     ``joker_run_requires_burnt``                False [True]   R21.2, AL2
     ``burnt_includes_discard_pile``             False          AL2
     ``discard_pickup_min_lay``                  None [71]      R21.3, AL3
-    ``discard_pickup_min_lay_scope``            "opening_only" or "every_pickup" (AL3)
+    ``discard_pickup_min_lay_scope``            opening_only   or "every_pickup" (AL3)
     ``all_at_once_joker_scaling``               None [0:2,     ((jokers, factor), ...) replacing the
                                                 1:1.5, 2:1]    all-at-once rule of R19 (R21.5, AL5)
     ``half_point_rounding``                     "exact"        or "ceil" / "floor" (R21.5)
@@ -416,7 +428,7 @@ class RummyRules:
                 raise ValueError(f"hand_size={value!r} cannot be set for ruleset 'basic': it is a knob of ruleset "
                                  "'rami51'; basic deals hand_size_by_players (B4)")
             raise ValueError(f"{name}={value!r} cannot be set for ruleset {self.ruleset!r}: it is a knob of ruleset "
-                             f"{owner!r} (RULES.md {'§3.2' if owner == 'rami51' else '§3.1'}); leave it at its "
+                             f"{owner!r} (docs/rules.md#{owner}-knobs); leave it at its "
                              f"default {_LEBANESE_KNOBS[name][1] if name in _LEBANESE_KNOBS else default!r}")
 
     def _resolve_defaults(self) -> None:
@@ -503,6 +515,13 @@ class RummyRules:
             return self.ace_high_scoring_value if self.ace_high_or_low else 1
         return min(rank, 10)
 
+    def opening_points_needed(self, took_discard_top: bool) -> int:
+        """Points a rami51 opening must count (R11.1): ``opening_threshold``, or, in a turn that took the discard
+        top, ``discard_pickup_min_lay`` when it is set (the Lebanese 71, R21.3, AL3)."""
+        if took_discard_top and self.discard_pickup_min_lay is not None:
+            return self.discard_pickup_min_lay
+        return self.opening_threshold
+
     def joker_scaling_factor(self, jokers: int) -> float:
         """All-at-once factor for a winner who laid ``jokers`` jokers (R21.5): the factor of the largest key
         ``<= jokers`` of ``all_at_once_joker_scaling``."""
@@ -555,14 +574,14 @@ class RummyRules:
         for knob in ("ace_high_or_low", "round_the_corner", "must_discard_to_go_out", "forbid_discarding_card_taken_from_discard",
                      "must_meld_before_layoff", "reshuffle_keep_top", "two_player_winner_deals"):
             if not isinstance(getattr(self, knob), bool):
-                fail(knob, "true or false", "RULES.md §3.1")
+                fail(knob, "true or false", "docs/rules.md#basic-knobs")
         if self.round_the_corner and not self.ace_high_or_low:
             fail("round_the_corner", "only together with ace_high_or_low=true", "B15")
         for knob, low in (("ace_high_scoring_value", 1), ("going_rummy_multiplier", 1), ("max_turns_per_round", 1),
                           ("max_undos_per_turn", 0), ("target_score", 1), ("max_hands", 1)):
             value = getattr(self, knob)
             if not _is_int(value) or value < low:
-                fail(knob, f"an integer >= {low}", "RULES.md §3.1")
+                fail(knob, f"an integer >= {low}", "docs/rules.md#basic-knobs")
         if self.max_turns_per_round > 30000 or self.max_hands > 30000:
             raise ValueError("max_turns_per_round and max_hands are limited to 30000 by the engine's counters")
         if self.game_end_mode == "hands":
@@ -663,5 +682,5 @@ _BASIC_KNOBS = ("hand_size_by_players", "ace_high_or_low", "ace_high_scoring_val
                 "must_discard_to_go_out", "forbid_discarding_card_taken_from_discard", "going_rummy_multiplier",
                 "must_meld_before_layoff", "target_score", "num_hands", "max_hands", "two_player_winner_deals")
 _RAMI_KNOBS = tuple(name for name in _DEFAULTS if name not in _SHARED_KNOBS + _BASIC_KNOBS)
-RAMI51_KNOBS = _RAMI_KNOBS          # the knobs only ruleset "rami51" uses (RULES.md §3.2 minus the shared ones)
-BASIC_KNOBS = _BASIC_KNOBS          # the knobs only ruleset "basic" uses (RULES.md §3.1 minus the shared ones)
+RAMI51_KNOBS = _RAMI_KNOBS          # the knobs only ruleset "rami51" uses (docs/rules.md#rami51-knobs minus the shared ones)
+BASIC_KNOBS = _BASIC_KNOBS          # the knobs only ruleset "basic" uses (docs/rules.md#basic-knobs minus the shared ones)

@@ -81,7 +81,7 @@ def test_penalty_scoring_flips_the_score_difference():
     seats = np.array([[0, 1], [1, 0]], dtype=np.int8)
     totals = np.array([[10.0, 40.0], [10.0, 40.0]])   # penalties: lower is better
     winners = np.array([[1, 0], [1, 0]], dtype=np.int8)
-    result = evaluate._result(rules, ("a", "b"), seats, totals, winners)
+    result = evaluate.match_result(rules, ("a", "b"), seats, totals, winners)
     np.testing.assert_array_equal(result.score_diffs, [30.0, -30.0])
     np.testing.assert_array_equal(result.outcomes, [1.0, 0.0])
 
@@ -148,3 +148,100 @@ def test_league_mode_replaces_the_readme_block_and_nothing_else(tmp_path, monkey
     with pytest.raises(SystemExit, match="no <!-- league:start -->"):
         evaluate.main(["league", "--games", "8", "--out", str(tmp_path / "results"), "--checkpoints", str(tmp_path),
                        "--readme", str(readme)])
+
+
+# ------------------------------------------------------------------------------------------ bad input, nothing lost
+def test_two_agents_with_the_same_display_name_keep_their_pairing(tmp_path):
+    pytest.importorskip("torch")
+    import shutil
+
+    for run in ("a", "b"):
+        (tmp_path / run).mkdir()
+        shutil.copy("checkpoints/basic_2p.pt", tmp_path / run / "policy.pt")
+    out = tmp_path / "out"
+    evaluate.main(["--agents", f"ppo:{tmp_path / 'a/policy.pt'}", f"ppo:{tmp_path / 'b/policy.pt'}", "random",
+                   "--games", "4", "--out", str(out)])
+    with open(out / "matches.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(row["agent"], row["opponent"]) for row in rows] == [
+        ("ppo:a/policy", "ppo:b/policy"), ("ppo:a/policy", "random"), ("ppo:b/policy", "random")]
+
+
+def test_an_agent_against_itself_and_a_single_agent_refused(tmp_path, capsys):
+    out = tmp_path / "self"
+    evaluate.main(["--agents", "heuristic", "heuristic", "--games", "6", "--out", str(out)])
+    assert "| heuristic #1 | heuristic #2 | 6 |" in (out / "report.md").read_text()
+    with pytest.raises(SystemExit) as stop:
+        evaluate.main(["--agents", "heuristic", "--games", "6", "--out", str(tmp_path / "one")])
+    assert stop.value.code == 2
+    assert "needs two or more agents" in capsys.readouterr().err and not (tmp_path / "one").exists()
+
+
+def test_games_zero_is_refused_by_name(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        evaluate.main(["--agents", "greedy", "random", "--games", "0", "--out", str(tmp_path)])
+    assert stop.value.code == 2 and "--games must be at least 1" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="at least one game"):
+        evaluate.play_match(BASIC_2P, (RandomAgent(), RandomAgent()), ("a", "b"), games=0, seed=0)
+
+
+def test_a_second_run_does_not_overwrite_the_first(tmp_path, capsys):
+    out = tmp_path / "results"
+    evaluate.main(["--agents", "greedy", "random", "--games", "4", "--out", str(out)])
+    first = (out / "report.md").read_text()
+    evaluate.main(["--agents", "heuristic", "random", "--games", "6", "--out", str(out)])
+    assert (out / "report.md").read_text() == first
+    assert "| heuristic | random | 6 |" in (tmp_path / "results-2" / "report.md").read_text()
+    assert f"{out} already holds files; this run writes to {tmp_path / 'results-2'}" in capsys.readouterr().out
+    evaluate.main(["--agents", "heuristic", "random", "--games", "6", "--out", str(out), "--overwrite"])
+    assert "| heuristic | random | 6 |" in (out / "report.md").read_text()
+
+
+def test_a_damaged_checkpoint_is_reported_and_skipped(tmp_path, capsys):
+    pytest.importorskip("torch")
+    import shutil
+
+    runs = tmp_path / "run"
+    runs.mkdir()
+    shutil.copy("checkpoints/basic_2p.pt", runs / "checkpoint_000001.pt")
+    (runs / "checkpoint_000002.pt").write_bytes(b"\x80\x04 damaged")
+    evaluate.main(["--agents", "random", "--checkpoints-dir", str(runs), "--games", "4", "--out", str(tmp_path / "curve")])
+    captured = capsys.readouterr()
+    assert f"skipped {runs / 'checkpoint_000002.pt'}" in captured.err
+    with open(tmp_path / "curve" / "checkpoints.csv") as handle:
+        assert len(list(csv.DictReader(handle))) == 1
+    assert "1 checkpoint(s) skipped: checkpoint_000002.pt" in captured.out
+
+
+def test_records_replay_each_game_of_the_arena(tmp_path):
+    from rummy_env.records import GameRecord
+
+    agents = {"greedy": make_agent("greedy", BASIC_2P), "random": RandomAgent(), "heuristic": make_agent("heuristic", BASIC_2P)}
+    results = evaluate.play_league(BASIC_2P, agents, games=6, seed=3, records=tmp_path)
+    for result in results:
+        folder = tmp_path / f"{result.names[0]}_vs_{result.names[1]}"
+        files = sorted(folder.glob("game_*.json"))
+        assert len(files) == 6
+        for game, path in enumerate(files):
+            record = GameRecord.load(path)
+            engine = record.replay()
+            assert engine.done[0]
+            totals = engine.snapshot(0)["totals"]
+            seats = result.seats[game]
+            mine = np.mean([t for t, s in zip(totals, seats) if s == 0]) - np.mean([t for t, s in zip(totals, seats) if s == 1])
+            assert mine == pytest.approx(result.score_diffs[game])
+            assert record.agents == [result.names[s] for s in seats]
+    seeds = [[GameRecord.load(p).seed for p in sorted((tmp_path / f"{r.names[0]}_vs_{r.names[1]}").glob("*.json"))]
+             for r in results]
+    assert seeds[0] == seeds[1] == seeds[2]  # every pairing meets the same deals
+
+
+def test_a_progress_bar_only_on_a_terminal(capsys, monkeypatch):
+    agents = (RandomAgent(), RandomAgent())
+    evaluate.play_match(BASIC_2P, agents, ("a", "b"), games=8, seed=0, progress=True)
+    assert capsys.readouterr().err == ""                       # stderr is not a terminal here
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    evaluate.play_match(BASIC_2P, agents, ("a", "b"), games=8, seed=0, progress=True)
+    assert "a vs b" in capsys.readouterr().err
+    evaluate.play_match(BASIC_2P, agents, ("a", "b"), games=8, seed=0, progress=False)
+    assert capsys.readouterr().err == ""

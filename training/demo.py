@@ -51,7 +51,7 @@ def main() -> None:
     print(f"2. Arena: {', '.join(specs)}; {args.games} games per pairing, seed {args.seed}")
     print("   (ppo:policy is the agent just trained, ppo:basic_2p the shipped one)\n")
     report = run_league(make_env_rules(config), specs, args.games, args.seed, args.out / "arena",
-                        "basic rummy, 2 players")
+                        "basic rummy, 2 players", progress=True)
     print(report)
     print(f"(tables also in {args.out / 'arena'}; TensorBoard: tensorboard --logdir {args.out})")
 

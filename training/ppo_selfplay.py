@@ -364,6 +364,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                                                           "run needs a new or empty one)")
     parser.add_argument("--resume", help="a checkpoint_*.pt to continue from (its stored config is used)")
     parser.add_argument("--seed", type=int, help="override the config's seed")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
     args = parser.parse_args(argv)
     try:
         if args.resume:
@@ -374,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except (ValueError, FileExistsError, FileNotFoundError) as error:
         parser.error(str(error))
     try:
-        train(config, args.out, resume=args.resume)
+        train(config, args.out, resume=args.resume, progress=not args.quiet and sys.stderr.isatty())
     except FloatingPointError as error:
         sys.exit(f"error: {error}")
 

@@ -26,6 +26,7 @@ A saved model is an arena agent: ``sb3:OUT/best_model.zip``, under the same ``--
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 from typing import Sequence
@@ -33,7 +34,7 @@ from typing import Sequence
 import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
-from stable_baselines3.common.callbacks import CheckpointCallback
+from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
 from stable_baselines3.common.logger import configure
 from stable_baselines3.common.vec_env import VecMonitor
 
@@ -47,6 +48,23 @@ def make_env(rules: RummyRules, opponent: str, num_envs: int, seed: int) -> VecM
     """``num_envs`` games, the learner in a random seat of each, ``opponent`` in the others."""
     return VecMonitor(RummySB3VecEnv(num_envs, rules, rules.num_players, opponent=make_agent(opponent, rules),
                                      learner_seat="random", seed=seed))
+
+
+class ProgressBar(BaseCallback):
+    """A tqdm bar of the learner's steps on stderr (SB3's own needs the ``rich`` package)."""
+
+    def __init__(self, total: int):
+        super().__init__()
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=total, unit="step", file=sys.stderr, dynamic_ncols=True)
+
+    def _on_step(self) -> bool:
+        self.bar.update(self.training_env.num_envs)
+        return True
+
+    def _on_training_end(self) -> None:
+        self.bar.close()
 
 
 def train(args: argparse.Namespace) -> MaskablePPO:
@@ -66,6 +84,8 @@ def train(args: argparse.Namespace) -> MaskablePPO:
                              best_model_save_path=str(args.out), log_path=str(args.out), deterministic=True),
         CheckpointCallback(every, str(args.out / "checkpoints"), name_prefix="sb3"),
     ]
+    if not getattr(args, "quiet", False) and sys.stderr.isatty():
+        callbacks.append(ProgressBar(args.timesteps))
     start = time.perf_counter()
     model.learn(total_timesteps=args.timesteps, callback=callbacks)
     model.save(args.out / "final_model.zip")
@@ -88,6 +108,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--torch-threads", type=int, help="torch's CPU threads (default: torch's choice)")
     parser.add_argument("--out", type=Path, default=Path("runs/sb3"))
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
     return parser.parse_args(argv)
 
 

@@ -1,134 +1,120 @@
-"""Rules and layouts flattened into small arrays that the compiled kernels read.
+"""The rules as one named record that the compiled kernels read: ``cfg.opening_threshold``, ``cfg.final_discard``.
 
-Kernels take plain arrays, not Python objects: ``cfg`` (int64 knobs and sizes, indexed by the
-``C_*`` constants), ``fcfg`` (float knobs), ``values`` (hand value of each card type), ``catalogue``
-(one row per catalogue meld: three cards, kind, key, lo, hi), ``catalogue_bits`` and ``obs_offsets`` (see
-``rummy_env.engine.observation``).
+Every knob of ``RummyRules`` becomes a field of the same name, so a knob travels unchanged from the
+dataclass to the kernel: adding one touches its field (with its doc), its validation and its use.
+Translation is generic:
+
+* a bool or int knob is stored as is; ``None`` (unset, unlimited) as ``-1``;
+* an enum knob as the index of its value in ``rules.knob_choices(ruleset)[knob]`` (``choice(knob, value)``
+  gives the code a kernel compares with);
+* a float knob as a float.
+
+A few fields are derived from the rules rather than copied (see ``DERIVED``): sizes, the action layout's
+block offsets, the two forms of ``joker_opening_value`` and ``first_dealer``, and the joker scaling factors.
+Besides the record, the kernels read ``values`` (each card type's value in hand) and the meld catalogue
+(``catalogue``: one row per 3-card meld, cards then kind, key, lo, hi, joker position; ``catalogue_bits``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+from typing import Any
+
 import numpy as np
 
 from rummy_env.actions import ActionLayout
-from rummy_env.rules import RummyRules
+from rummy_env.rules import RummyRules, knob_choices
 
-(C_PLAYERS, C_HAND_SIZE, C_DECK, C_TYPES, C_SLOTS, C_MELDS, C_CORNER, C_MAX_POS,
- C_MUST_DISCARD, C_FORBID_TAKEN, C_RUMMY_MULT, C_MELD_BEFORE_LAYOFF, C_KEEP_TOP, C_MAX_RESHUFFLES,
- C_MAX_TURNS, C_DEAD_SCORING, C_END_MODE, C_TARGET, C_NUM_HANDS, C_MAX_HANDS, C_WINNER_DEALS,
- C_EPISODE, C_REWARD, C_LAYOFF_OFFSET, C_DISCARD_OFFSET, C_FIRST_DEALER,
- # rami51 (R1-R24); C_TARGET, C_NUM_HANDS, C_MAX_HANDS hold game_end_threshold, num_rounds, max_rounds
- C_RAMI, C_MELD_OFFSET, C_LAYOFF_CODES, C_TAKE_OFFSET, C_SWAP_OFFSET, C_MAX_UNDOS, C_DEALER_MAY_MELD,
- C_PICKUP_SECOND_ROUND, C_OPEN_THRESHOLD, C_OPEN_PURE, C_PURE_OWN_ONLY, C_OPEN_USE_TABLE, C_JOKER_OPEN_MODE,
- C_JOKER_OPEN_VALUE, C_JOKER_OPP_SET, C_SWAP_PRIOR, C_FREED_LAYOFF, C_ALLOW_TAKE, C_TAKE_OWN, C_TAKE_JOKER,
- C_CIRCULAR, C_ACE_BOTH, C_FINAL_DISCARD, C_MANUAL_ANNOUNCE, C_PENALTY_CARDS, C_NON_OPENER, C_FLAT100,
- C_AAO_CRITERIA, C_AAO_PURE, C_AAO_TABLE, C_ACE_FIXED, C_BURNT, C_BURNT_PILE, C_PICKUP_MIN, C_PICKUP_EVERY,
- C_SCALING, C_ROUNDING) = range(63)
-CFG_SIZE = 63
-F_REWARD_SCALE, F_PENALTY, F_AAO_MULT, F_JOKER_FINISH, F_SCALE = 0, 1, 2, 3, 4  # F_SCALE + k: k jokers (0..4)
-FCFG_SIZE = 9
+# catalogue columns after the three cards
+CAT_KIND, CAT_KEY, CAT_LO, CAT_HI, CAT_JOKER = 3, 4, 5, 6, 7
 
-FINAL_DISCARD = {"required": 0, "optional": 1, "forbidden": 2}
-ROUNDING = {"exact": 0, "ceil": 1, "floor": 2}
-DEAD_SCORING = {"none": 0, "lowest_hand_wins": 1, "hand_penalties": 1}
-END_MODE = {"target": 0, "hands": 1, "threshold": 0, "rounds": 1}
-EPISODE = {"hand": 0, "game": 1}
-REWARD = {"score": 0, "win": 1}
+# knobs whose value is not one number: replaced by the derived fields below
+_NOT_SCALAR = ("ruleset", "hand_size_by_players", "joker_opening_value", "first_dealer", "all_at_once_joker_scaling")
+MAX_JOKERS_SCALED = 5  # joker_scaling[k]: the all-at-once factor for k laid jokers (k >= 4 uses the last)
+
+DERIVED: dict[str, Any] = {
+    "num_card_types": np.int64, "deck_size": np.int64, "num_slots": np.int64, "num_melds": np.int64,
+    "max_run_position": np.int64, "wraps_runs": np.int64, "penalty_scoring": np.int64,
+    "meld_offset": np.int64, "layoff_offset": np.int64, "layoff_codes": np.int64, "take_offset": np.int64,
+    "swap_offset": np.int64, "discard_offset": np.int64, "num_actions": np.int64,
+    "joker_opening_mode": np.int64,      # JOKER_REPRESENTED, JOKER_ZERO or JOKER_FIXED (R10, AR15)
+    "joker_opening_points": np.int64,    # the fixed value, with JOKER_FIXED
+    "first_dealer": np.int64,            # a seat, or -1 for "random"
+    "joker_scaling_on": np.int64,        # all_at_once_joker_scaling is set (R21.5)
+}
+JOKER_REPRESENTED, JOKER_ZERO, JOKER_FIXED = 0, 1, 2
 
 
-def kernel_config(rules: RummyRules, layout: ActionLayout) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(cfg, fcfg, values, catalogue, catalogue_bits)`` for ``rules``; ``catalogue_bits[m]`` has bit
-    ``t`` set for each card type ``t`` of catalogue meld ``m``."""
-    cfg = np.zeros(CFG_SIZE, dtype=np.int64)
-    cfg[C_PLAYERS] = rules.num_players
-    cfg[C_HAND_SIZE] = rules.hand_size
-    cfg[C_DECK] = rules.deck_size
-    cfg[C_TYPES] = rules.num_card_types
-    cfg[C_SLOTS] = rules.num_slots
-    cfg[C_MELDS] = len(layout.catalogue)
-    cfg[C_CORNER] = rules.round_the_corner
-    cfg[C_MAX_POS] = rules.max_run_position
-    cfg[C_MUST_DISCARD] = rules.must_discard_to_go_out
-    cfg[C_FORBID_TAKEN] = rules.forbid_discarding_card_taken_from_discard
-    cfg[C_RUMMY_MULT] = rules.going_rummy_multiplier
-    cfg[C_MELD_BEFORE_LAYOFF] = rules.must_meld_before_layoff
-    cfg[C_KEEP_TOP] = rules.reshuffle_keep_top
-    cfg[C_MAX_RESHUFFLES] = -1 if rules.max_reshuffles is None else rules.max_reshuffles
-    cfg[C_MAX_TURNS] = rules.max_turns_per_round
-    cfg[C_DEAD_SCORING] = DEAD_SCORING[rules.dead_round_scoring]
-    cfg[C_END_MODE] = END_MODE[rules.game_end_mode]
-    cfg[C_TARGET] = rules.target_score
-    cfg[C_NUM_HANDS] = rules.num_hands or 0
-    cfg[C_MAX_HANDS] = rules.max_hands
-    fcfg = np.zeros(FCFG_SIZE, dtype=np.float64)
-    fcfg[F_REWARD_SCALE], fcfg[F_PENALTY] = rules.reward_scale, rules.illegal_action_penalty
-    if rules.ruleset == "rami51":
-        _rami_config(rules, layout, cfg, fcfg)
-    cfg[C_WINNER_DEALS] = rules.two_player_winner_deals and rules.num_players == 2
-    cfg[C_EPISODE] = EPISODE[rules.episode]
-    cfg[C_REWARD] = REWARD[rules.reward]
-    cfg[C_LAYOFF_OFFSET] = layout.layoff_offset
-    cfg[C_DISCARD_OFFSET] = layout.discard_offset
-    cfg[C_FIRST_DEALER] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
-    values = np.array(rules.card_values, dtype=np.int64)
-    cat = layout.catalogue
-    catalogue = np.concatenate(
-        [cat.cards.astype(np.int64), cat.kind[:, None], cat.key[:, None], cat.lo[:, None], cat.hi[:, None],
-         cat.joker_at[:, None]], axis=1
-    ).astype(np.int64)
-    catalogue_bits = np.zeros(len(cat), dtype=np.uint64)
-    for entry, members in enumerate(cat.cards):
-        for card in members:
-            catalogue_bits[entry] |= np.uint64(1) << np.uint64(card)
-    return cfg, fcfg, values, catalogue, catalogue_bits
+def choice(knob: str, value: str, ruleset: str = "rami51") -> int:
+    """The code of an enum knob's value, as the kernels see it."""
+    return knob_choices(ruleset)[knob].index(value)
 
 
-def _rami_config(rules: RummyRules, layout: ActionLayout, cfg: np.ndarray, fcfg: np.ndarray) -> None:
-    """The rami51 knobs (RULES.md §3.2) into ``cfg``/``fcfg``."""
-    cfg[C_RAMI] = 1
-    cfg[C_TARGET] = rules.game_end_threshold
-    cfg[C_NUM_HANDS] = rules.num_rounds or 0
-    cfg[C_MAX_HANDS] = rules.max_rounds
-    cfg[C_MAX_POS] = 14
-    cfg[C_MELD_OFFSET] = layout.meld_offset
-    cfg[C_LAYOFF_CODES] = layout.layoff_codes
-    cfg[C_TAKE_OFFSET] = layout.take_offset
-    cfg[C_SWAP_OFFSET] = layout.swap_offset
-    cfg[C_MAX_UNDOS] = rules.max_undos_per_turn
-    cfg[C_DEALER_MAY_MELD] = rules.dealer_first_turn_may_meld
-    cfg[C_PICKUP_SECOND_ROUND] = rules.discard_pickup_from_second_round
-    cfg[C_OPEN_THRESHOLD] = rules.opening_threshold
-    cfg[C_OPEN_PURE] = rules.opening_requires_pure_run
-    cfg[C_PURE_OWN_ONLY] = rules.pure_run_hand_cards_only
-    cfg[C_OPEN_USE_TABLE] = rules.opening_may_use_table
-    value = rules.joker_opening_value
-    cfg[C_JOKER_OPEN_MODE] = 0 if value == "represented" else 1 if value == "zero" else 2
-    cfg[C_JOKER_OPEN_VALUE] = value if isinstance(value, int) else 0
-    cfg[C_JOKER_OPP_SET] = rules.joker_on_opponent_set
-    cfg[C_SWAP_PRIOR] = rules.joker_swap_requires_prior_opening
-    cfg[C_FREED_LAYOFF] = rules.freed_joker_use == "new_meld_or_layoff"
-    cfg[C_ALLOW_TAKE] = rules.allow_take_from_meld
-    cfg[C_TAKE_OWN] = rules.take_from_own_melds
-    cfg[C_TAKE_JOKER] = rules.can_take_joker_from_meld
-    cfg[C_CIRCULAR] = rules.circular_runs
-    cfg[C_ACE_BOTH] = rules.allow_ace_both_ends
-    cfg[C_FINAL_DISCARD] = FINAL_DISCARD[rules.final_discard]
-    cfg[C_MANUAL_ANNOUNCE] = rules.card_announcement == "manual"
-    cfg[C_PENALTY_CARDS] = rules.announcement_penalty_cards
-    cfg[C_NON_OPENER] = rules.non_opener_penalty
-    cfg[C_FLAT100] = rules.all_at_once_scoring == "flat100"
-    cfg[C_AAO_CRITERIA] = rules.all_at_once_requires_opening_criteria
-    cfg[C_AAO_PURE] = rules.all_at_once_requires_pure_run
-    cfg[C_AAO_TABLE] = rules.all_at_once_may_use_table
-    cfg[C_ACE_FIXED] = rules.ace_fixed_value or 0
-    cfg[C_BURNT] = rules.joker_run_requires_burnt
-    cfg[C_BURNT_PILE] = rules.burnt_includes_discard_pile
-    cfg[C_PICKUP_MIN] = rules.discard_pickup_min_lay or 0
-    cfg[C_PICKUP_EVERY] = rules.discard_pickup_min_lay_scope == "every_pickup"
-    cfg[C_SCALING] = rules.all_at_once_joker_scaling is not None
-    cfg[C_ROUNDING] = ROUNDING[rules.half_point_rounding]
-    fcfg[F_AAO_MULT] = rules.all_at_once_multiplier
-    fcfg[F_JOKER_FINISH] = rules.joker_finish_multiplier
+# the codes the kernels compare enum knobs with
+EPISODE_GAME = choice("episode", "game")
+REWARD_SCORE = choice("reward", "score")
+GAME_END_HANDS = choice("game_end_mode", "hands", "basic")
+GAME_END_ROUNDS = choice("game_end_mode", "rounds")
+DEAD_LOWEST_WINS = choice("dead_round_scoring", "lowest_hand_wins", "basic")
+DEAD_HAND_PENALTIES = choice("dead_round_scoring", "hand_penalties")
+FINAL_REQUIRED, FINAL_OPTIONAL, FINAL_FORBIDDEN = (choice("final_discard", v) for v in ("required", "optional", "forbidden"))
+ANNOUNCE_MANUAL = choice("card_announcement", "manual")
+FREED_NEW_MELD_OR_LAYOFF = choice("freed_joker_use", "new_meld_or_layoff")
+FLAT100 = choice("all_at_once_scoring", "flat100")
+EVERY_PICKUP = choice("discard_pickup_min_lay_scope", "every_pickup")
+ROUND_CEIL, ROUND_FLOOR = choice("half_point_rounding", "ceil"), choice("half_point_rounding", "floor")
+
+
+def _knob_fields() -> list[tuple[str, Any]]:
+    fields = []
+    for field in dataclasses.fields(RummyRules):
+        if field.name in _NOT_SCALAR:
+            continue
+        kind = np.float64 if field.type in ("float", "int | float") else np.int64
+        fields.append((field.name, kind))
+    return fields
+
+
+@functools.lru_cache(maxsize=None)
+def config_dtype() -> np.dtype:
+    """One dtype object for every rules config (numba recognises a record type by its dtype object)."""
+    fields = _knob_fields() + list(DERIVED.items()) + [("joker_scaling", np.float64, (MAX_JOKERS_SCALED,))]
+    return np.dtype(fields, align=True)
+
+
+def kernel_config(rules: RummyRules, layout: ActionLayout):
+    """``(cfgs, values, catalogue, catalogue_bits)`` for ``rules``: the config record in a one-element array
+    (``cfgs[0]``), the hand value of every card type, the catalogue rows and, per row, its cards as bits."""
+    record = np.zeros(1, dtype=config_dtype())
+    choices = knob_choices(rules.ruleset)
+    for name, _ in _knob_fields():
+        value = getattr(rules, name)
+        if name in choices:
+            value = choices[name].index(value)
+        record[name] = -1 if value is None else value
+    catalogue = layout.catalogue
+    derived = {
+        "num_card_types": rules.num_card_types, "deck_size": rules.deck_size, "num_slots": rules.num_slots,
+        "num_melds": len(catalogue), "max_run_position": rules.max_run_position, "wraps_runs": rules.wraps_runs,
+        "penalty_scoring": rules.is_penalty_scoring, "meld_offset": layout.meld_offset,
+        "layoff_offset": layout.layoff_offset, "layoff_codes": layout.layoff_codes, "take_offset": layout.take_offset,
+        "swap_offset": layout.swap_offset, "discard_offset": layout.discard_offset, "num_actions": layout.num_actions,
+        "first_dealer": -1 if rules.first_dealer == "random" else int(rules.first_dealer),
+        "joker_scaling_on": rules.all_at_once_joker_scaling is not None,
+    }
+    opening = rules.joker_opening_value
+    derived["joker_opening_mode"] = {"represented": JOKER_REPRESENTED, "zero": JOKER_ZERO}.get(opening, JOKER_FIXED)
+    derived["joker_opening_points"] = opening if isinstance(opening, int) else 0
+    for name, value in derived.items():
+        record[name] = value
     if rules.all_at_once_joker_scaling is not None:
-        for jokers in range(5):
-            fcfg[F_SCALE + jokers] = rules.joker_scaling_factor(jokers)
+        record["joker_scaling"] = [rules.joker_scaling_factor(k) for k in range(MAX_JOKERS_SCALED)]
+    values = np.array(rules.card_values, dtype=np.int64)
+    table = np.concatenate([catalogue.cards.astype(np.int64), catalogue.kind[:, None], catalogue.key[:, None],
+                            catalogue.lo[:, None], catalogue.hi[:, None], catalogue.joker_at[:, None]], axis=1)
+    bits = np.zeros(len(catalogue), dtype=np.uint64)
+    for entry, members in enumerate(catalogue.cards):
+        for card in members:
+            bits[entry] |= np.uint64(1) << np.uint64(card)
+    return record, values, np.ascontiguousarray(table, dtype=np.int64), bits

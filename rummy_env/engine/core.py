@@ -7,38 +7,41 @@
 >>> obs = engine.observe()                     # (4, O) int8, for each row's player to act
 >>> result = engine.step(mask.argmax(axis=1))  # rewards (4, P), hand_ended (4,)
 
-Each row is one game with its own phase and player to act. ``step`` takes one action per row, for
-that row's current player. Rows whose episode is over (``engine.done``) are left as they are and
-get zero rewards; reset them with ``reset(rows=...)``.
+Each row is one game with its own phase and player to act. ``step`` takes one action per row, for that
+row's current player. Rows whose episode is over (``engine.done``) are left as they are and get zero
+rewards; reset them with ``reset(rows=...)``.
 
 Illegal actions (``rules.illegal_action``): ``"raise"`` (default) checks every row first and raises
-``IllegalActionError`` (a ``ValueError``) naming the row, the action and why it is illegal, before
-any row changes; ``"penalty"`` ends the offending row's game, the offender receiving
-``rules.illegal_action_penalty`` and the others sharing its negation. Nothing is replaced silently.
+``IllegalActionError`` (a ``ValueError``) naming the row, the action and why it is illegal, before any row
+changes; ``"penalty"`` ends the offending row's game, the offender receiving ``rules.illegal_action_penalty``
+and the others sharing its negation. Nothing is replaced silently.
 
-Buffers returned by ``legal_action_mask``, ``observe`` and ``step`` are reused by the next call of
-the same method; copy them to keep them.
+The rules family (``rummy_env.engine.basic``, ``rummy_env.engine.rami51``) is chosen once, here; after that
+the engine only calls its drivers. Buffers returned by ``legal_action_mask``, ``observe`` and ``step`` are
+reused by the next call of the same method; copy them to keep them.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from typing import Any, Sequence
 
+import numba
 import numpy as np
 
 from rummy_env import cards
 from rummy_env.actions import ActionLayout
-import numba
-
-from rummy_env.engine import kernels, observation, rami
+from rummy_env.engine import observation
 from rummy_env.engine.config import kernel_config
+from rummy_env.engine.drivers import check_actions_by_mask, done_rows, episode_winners_rows
 from rummy_env.engine.state import state_dtype
 from rummy_env.inputs import as_actions
 from rummy_env.observations import ObservationLayout
 from rummy_env.rules import RummyRules
 
 PARALLEL_FROM_BATCH = 256
+FAMILIES = {"basic": "rummy_env.engine.basic", "rami51": "rummy_env.engine.rami51"}
 
 
 class IllegalActionError(ValueError):
@@ -63,14 +66,17 @@ class RummyEngine:
         self.batch_size = batch_size
         self.layout = ActionLayout.for_rules(rules)
         self.observation_layout = ObservationLayout(rules)
-        self.cfg, self.fcfg, self.values, self.catalogue, self.catalogue_bits = kernel_config(rules, self.layout)
+        self.cfgs, values, catalogue, catalogue_bits = kernel_config(rules, self.layout)
+        self.tables = (catalogue, catalogue_bits, values)
         self.parallel = batch_size >= PARALLEL_FROM_BATCH if parallel is None else parallel
         self.state = np.zeros(batch_size, dtype=state_dtype(rules))
-        self.rami = rules.ruleset == "rami51"
-        self._work = self._search_buffers() if self.rami else None
-        self._checked_mask = np.zeros((batch_size, self.layout.num_actions) if self.rami else (0, 0), dtype=np.int8)
+        self.undo_copies = np.zeros(batch_size, dtype=self.state.dtype)  # where an UNDO returns (R24)
+        self._family = importlib.import_module(FAMILIES[rules.ruleset])
+        self.drivers = self._family.DRIVERS
+        self._work = self._family.work_buffers(numba.config.NUMBA_NUM_THREADS, self.state.dtype)
         self._mask_is_current = False  # set by legal_action_mask, cleared by anything that moves a game
         self._mask = np.zeros((batch_size, self.layout.num_actions), dtype=np.int8)
+        self._checked_mask = np.zeros_like(self._mask)
         self._obs = np.zeros((batch_size, self.observation_layout.size), dtype=np.int8)
         self._rewards = np.zeros((batch_size, rules.num_players), dtype=np.float32)
         self._hand_ended = np.zeros(batch_size, dtype=np.bool_)
@@ -80,17 +86,6 @@ class RummyEngine:
         self._no_decks = np.zeros((batch_size, rules.deck_size), dtype=np.int8)
         self._seed_rng = np.random.default_rng()
         self._has_reset = False  # step() before the first reset() (or load) is refused
-
-    def _search_buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per-thread scratch of the rami51 no-dead-end search (``rami.finishable``): record copies,
-        candidate lists, a table of explored positions and which searches failed."""
-        threads = numba.config.NUMBA_NUM_THREADS
-        scratch = np.zeros(threads * rami.SCRATCH_ROWS, dtype=self.state.dtype)
-        candidates = np.zeros((threads * rami.CANDIDATE_ROWS, rami.CANDIDATES), dtype=np.int16)
-        visited = np.zeros((threads, rami.VISITED), dtype=np.uint64)
-        owners = np.zeros((threads, rami.OWNER_SIZE), dtype=np.int64)
-        owners[:, rami.OWNER_NEXT_ID] = 1
-        return scratch, candidates, visited, owners
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -113,9 +108,8 @@ class RummyEngine:
 
     @property
     def done(self) -> np.ndarray:
-        """Rows whose episode is over: the hand ended ("hand" episodes) or the game ended (a reused
-        buffer)."""
-        kernels.done_rows(self.state, self.cfg, self._done)
+        """Rows whose episode is over: the hand ended ("hand" episodes) or the game ended."""
+        done_rows(self.state, self.cfgs, self._done)
         return self._done
 
     # ------------------------------------------------------------------ lifecycle
@@ -125,11 +119,11 @@ class RummyEngine:
         """Start new games in ``rows`` (default: all).
 
         ``seed`` reseeds the engine's seed stream (each game draws its own 64-bit seed from it).
-        ``decks`` (``(B, N)`` card types, rows in ``rows`` used) fixes the deal: cards leave the deck
-        in that order, one at a time clockwise from the dealer's left, then the upcard, and the
-        rest becomes the stock in that order. ``dealers`` fixes the dealer per row (else
-        ``rules.first_dealer``). ``row_seeds`` gives each row's 64-bit seed directly: a row seeded
-        ``s`` plays exactly like a one-row engine seeded ``row_seeds=[s]`` under the same actions."""
+        ``decks`` (``(B, N)`` card types, rows in ``rows`` used) fixes the deal: cards leave the deck in that
+        order, one at a time clockwise from the dealer's left, then the upcard (basic), and the rest becomes
+        the stock in that order. ``dealers`` fixes the dealer per row (else ``rules.first_dealer``).
+        ``row_seeds`` gives each row's 64-bit seed directly: a row seeded ``s`` plays exactly like a one-row
+        engine seeded ``row_seeds=[s]`` under the same actions."""
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         selected = np.ones(self.batch_size, dtype=np.bool_) if rows is None else np.asarray(rows, dtype=np.bool_)
@@ -149,11 +143,8 @@ class RummyEngine:
             deck_array, use_decks = self._check_decks(decks), True
         self._mask_is_current = False
         self._has_reset = True
-        if self.rami:
-            rami.new_game_rows(self.state, selected, seeds, deck_array, use_decks, dealer_array, self._work,
-                               self.catalogue, self.catalogue_bits, self.values, self.cfg)
-        else:
-            kernels.new_game_rows(self.state, selected, seeds, deck_array, use_decks, dealer_array, self.values, self.cfg)
+        self.drivers.new_game_rows(self.state, selected, seeds, deck_array, use_decks, dealer_array, self._work,
+                                   self.tables, self.cfgs)
 
     def _check_decks(self, decks) -> np.ndarray:
         deck_array = np.asarray(decks, dtype=np.int64)
@@ -163,30 +154,23 @@ class RummyEngine:
                                  [cards.JOKER] * self.rules.num_jokers])
         if deck_array.shape != (self.batch_size, self.rules.deck_size) or not all(
                 np.array_equal(np.sort(deck), expected) for deck in deck_array):
-            raise ValueError(f"decks must be orderings of the {self.rules.deck_size} cards of the deck (card types), one per row")
+            raise ValueError(f"decks must be orderings of the {self.rules.deck_size} cards of the deck (card types), "
+                             "one per row")
         return np.ascontiguousarray(deck_array, dtype=np.int8)
 
     def next_hand(self, rows: np.ndarray | None = None) -> None:
-        """Deal the next hand of the game in rows whose hand is over (the deal passes on, B5)."""
+        """Deal the next hand of the game in rows whose hand is over (the deal passes on, B5, R4)."""
         selected = np.ones(self.batch_size, dtype=np.bool_) if rows is None else np.asarray(rows, dtype=np.bool_)
         self._mask_is_current = False
-        if self.rami:
-            rami.next_round_rows(self.state, selected, self._work, self.catalogue, self.catalogue_bits, self.values, self.cfg)
-        else:
-            kernels.next_hand_rows(self.state, selected, self.values, self.cfg)
+        self.drivers.next_hand_rows(self.state, selected, self._work, self.tables, self.cfgs)
 
     # ------------------------------------------------------------------ the three hot calls
     def legal_action_mask(self) -> np.ndarray:
         """``(B, A)`` int8: 1 for every legal action of each row's player to act (all 0 when over)."""
-        if self.rami:
-            run = rami.mask_rows_parallel if self.parallel else rami.mask_rows
-            run(self.state, self._mask, self._work, self.catalogue, self.catalogue_bits, self.cfg)
-            # rami51 legality needs searches: the next step checks its actions against this mask
-            np.copyto(self._checked_mask, self._mask)
-            self._mask_is_current = True
-        else:
-            run = kernels.mask_rows_parallel if self.parallel else kernels.mask_rows
-            run(self.state, self._mask, self.catalogue, self.catalogue_bits, self.cfg)
+        run = self.drivers.mask_rows_parallel if self.parallel else self.drivers.mask_rows
+        run(self.state, self._mask, self._work, self.tables, self.cfgs)
+        np.copyto(self._checked_mask, self._mask)  # the next step reads legality off it (no search repeated)
+        self._mask_is_current = True
         return self._mask
 
     def observe(self, seats: np.ndarray | None = None) -> np.ndarray:
@@ -198,69 +182,63 @@ class RummyEngine:
         return self._obs
 
     def observe_records(self, records: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        """Observations ``(len(records), O)`` of game records taken out of ``state`` (e.g. a copy of
-        the rows that just ended), for ``seats``; a new array."""
+        """Observations ``(len(records), O)`` of game records taken out of ``state`` (e.g. a copy of the rows
+        that just ended), for ``seats``; a new array."""
         out = np.zeros((records.shape[0], self.observation_layout.size), dtype=np.int8)
         observation.observe_rows(records, np.asarray(seats, dtype=np.int8), out, self.observation_layout.kernel_offsets,
                                  self.rules.num_players, self.rules.num_card_types)
         return out
 
     def episode_winners(self, records: np.ndarray) -> np.ndarray:
-        """``(len(records), P)`` int8: 1 for each seat that won the finished episode of each record
-        (the game's winners in "game" episodes, the seat credited with points in "hand" ones)."""
+        """``(len(records), P)`` int8: 1 for each seat that won the finished episode of each record (the game's
+        winners in "game" episodes, the seat credited with points or gone out in "hand" ones)."""
         out = np.zeros((records.shape[0], self.rules.num_players), dtype=np.int8)
-        kernels.episode_winners_rows(records, self.cfg, out)
+        episode_winners_rows(records, self.cfgs, out)
         return out
 
     def step(self, actions: np.ndarray | Sequence[int], rows: np.ndarray | None = None) -> StepResult:
-        """Apply one action per row (see the module docstring for illegal actions). With ``rows``
-        (bool ``(B,)``), only those rows move; the others ignore their action and get no reward."""
+        """Apply one action per row (see the module docstring for illegal actions). With ``rows`` (bool
+        ``(B,)``), only those rows move; the others ignore their action and get no reward."""
         if not self._has_reset:
             raise RuntimeError("the games have not started: call reset() first")
         action_array = actions if isinstance(actions, np.ndarray) and actions.dtype == np.int64 else as_actions(actions)
         if action_array.shape != (self.batch_size,):
             raise ValueError(f"expected {self.batch_size} actions, got an array of shape {action_array.shape}")
         active = self._all_rows if rows is None else np.asarray(rows, dtype=np.bool_)
-        if self.rami and self._mask_is_current:
-            row = rami.check_actions_by_mask(self.state, action_array, active, self._checked_mask, self._legal)
-        elif self.rami:
-            row = rami.check_actions(self.state, action_array, active, self._work, self.catalogue, self.catalogue_bits,
-                                     self.cfg, self._legal)
+        if self._mask_is_current:
+            row = check_actions_by_mask(self.state, action_array, active, self._checked_mask, self._legal, self.cfgs)
         else:
-            row = kernels.check_actions(self.state, action_array, active, self.catalogue, self.cfg, self._legal)
+            row = self.drivers.check_actions(self.state, action_array, active, self._work, self.tables, self.cfgs,
+                                             self._legal)
         if row >= 0 and self.rules.illegal_action == "raise":
             raise IllegalActionError(f"row {row}: {self.explain_illegal(row, int(action_array[row]))}")
         self._mask_is_current = False
-        if self.rami:
-            run = rami.step_rows_parallel if self.parallel else rami.step_rows
-            run(self.state, action_array, active, self._legal, self._work, self.catalogue, self.catalogue_bits,
-                self.values, self.cfg, self.fcfg, self._rewards, self._hand_ended)
-        else:
-            run = kernels.step_rows_parallel if self.parallel else kernels.step_rows
-            run(self.state, action_array, active, self._legal, self.catalogue, self.values, self.cfg, self.fcfg,
-                self._rewards, self._hand_ended)
+        run = self.drivers.step_rows_parallel if self.parallel else self.drivers.step_rows
+        run(self.state, self.undo_copies, action_array, active, self._legal, self._work, self.tables, self.cfgs,
+            self._rewards, self._hand_ended)
         return StepResult(self._rewards, self._hand_ended)
 
     # ------------------------------------------------------------------ for people and tests
     def action_to_str(self, action: int) -> str:
         return self.layout.to_str(action)
 
+    def legal_reason(self, row: int, action: int) -> int:
+        """0 if ``action`` is legal in ``row``, else the code of the first rule it breaks
+        (``rummy_env.engine.reasons``)."""
+        return int(self.drivers.legal_reason(self.state, row, int(action), self._work, self.tables, self.cfgs))
+
     def is_legal(self, row: int, action: int) -> bool:
-        if self.rami:
-            # one worker's search buffers (a 1-D visited table), as the row kernels pass them
-            work = rami.worker_buffers(self._work, 0)
-            return bool(rami.action_legal(self.state[row], int(action), work, self.catalogue, self.catalogue_bits, self.cfg))
-        return bool(kernels.action_legal(self.state[row], int(action), self.catalogue, self.cfg))
+        return self.legal_reason(row, action) == 0
 
     def explain_illegal(self, row: int, action: int) -> str:
         """Why ``action`` is illegal in ``row`` (or that it is legal)."""
         from rummy_env.engine.explain import explain
 
-        return explain(self, row, action)
+        return explain(self.rules, self.layout, self.state[row], int(action), self.legal_reason(row, action))
 
     def state_tensor(self, seats: np.ndarray | None = None) -> np.ndarray:
-        """Perfect-information tensor ``(B, P*T + T + O)`` int8: every hand by absolute seat, the
-        stock order (1 = top), then the observation of ``seats`` (default: the player to act)."""
+        """Perfect-information tensor ``(B, P*T + T + O)`` int8: every hand by absolute seat, the stock order
+        (1 = top), then the observation of ``seats`` (default: the player to act)."""
         players, types = self.rules.num_players, self.rules.num_card_types
         hidden = np.zeros((self.batch_size, players * types + types), dtype=np.int8)
         hidden[:, :players * types] = self.state["hand"][:, :players].reshape(self.batch_size, -1)
@@ -274,12 +252,18 @@ class RummyEngine:
         """The whole position of ``row`` as plain data (card types as ints; JSON-able)."""
         from rummy_env.engine.positions import snapshot
 
-        return snapshot(self, row)
+        return snapshot(self.rules, self.state[row], self.undo_copies[row])
 
     def load(self, row: int, position: dict[str, Any]) -> None:
-        """Put a position (a ``snapshot`` or a partial one written by hand) into ``row``."""
-        from rummy_env.engine.positions import load
+        """Put a position (a ``snapshot`` or a partial one written by hand) into ``row``; a position that is
+        not valid raises ``ValueError`` and leaves the row as it was."""
+        from rummy_env.engine.loading import load
 
         self._mask_is_current = False
-        load(self, row, position)
+        load(self.rules, self.state[row:row + 1], self.undo_copies[row:row + 1], position)
         self._has_reset = True
+
+    def search_stats(self) -> dict[str, int]:
+        """Counters of the rules family's searches since the engine was built (rami51: searches, plays tried,
+        give-ups); empty for a family without search."""
+        return self._family.search_stats(self._work)

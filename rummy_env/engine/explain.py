@@ -1,142 +1,138 @@
-"""Words for why an action is illegal, for error messages (not on the hot path).
-
-The verdict itself always comes from the compiled legality predicates; this module only finds the
-first reason that applies, in the order a player would check them.
-"""
+"""Words for why an action is illegal, from the reason code the legality check returned
+(``rummy_env.engine.reasons``): error messages, never on the hot path, never a second verdict."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rummy_env import cards
-from rummy_env.engine import kernels, rami
-from rummy_env.engine.state import PHASE_DRAW, PHASE_NAMES, PHASE_PLAY
+from rummy_env.actions import ActionLayout
+from rummy_env.engine import reasons as why
+from rummy_env.engine.positions import meld_cards
+from rummy_env.melds import KIND_RUN
+from rummy_env.rules import RummyRules
 
-if TYPE_CHECKING:
-    from rummy_env.engine.core import RummyEngine
+# code -> (basic wording, rami51 wording); "" where the code cannot arise in that ruleset
+_WORDS = {
+    why.HAND_OVER: ("the hand is over",) * 2,
+    why.GAME_OVER: ("the game is over",) * 2,
+    why.MUST_DRAW: ("a turn starts with a draw from the stock or the discard pile (B6)",
+                    "a turn starts with a draw from the stock or the discard pile (R6)"),
+    why.ALREADY_DREW: ("{player} has already drawn this turn (B6)",
+                       "{player} has already drawn this turn, or it is the dealer's first turn, which has no draw (R5, R6)"),
+    why.STOCK_EMPTY: ("the stock is empty (B11)", "the stock is empty (R17)"),
+    why.PILE_EMPTY: ("the discard pile is empty",) * 2,
+    why.ONE_CARD_NO_PICKUP: ("", "a player with one card left may not take the discard top (R7)"),
+    why.PICKUP_FIRST_ROUND: ("", "nobody takes the discard top before every player has had a turn "
+                                 "(discard_pickup_from_second_round, R20)"),
+    why.PICKUP_UNUSABLE: ("", "the discard top can be taken only if that card can be laid this turn, and no legal way to "
+                              "lay it exists (R6, AR2; for a player who has not opened: within a valid opening, R11)"),
+    why.NOT_IN_HAND: ("{card} is not in the hand",) * 2,
+    why.NOT_OWN_CARD: ("", "{card} was taken from a meld this turn (or is a freed joker): it may only go into a new "
+                           "meld with a card of the player's own (R13, R14)"),
+    why.DISCARD_TAKEN: ("{card} was taken from the discard pile this turn (B7)",
+                        "{card} was taken from the discard pile this turn and must be laid (R6)"),
+    why.OBLIGATIONS_LEFT: ("", "cards taken from melds or a freed joker must go into a new meld first (R13, R14)"),
+    why.TAKEN_NOT_LAID: ("", "{taken}, taken from the discard pile, must be laid first (R6)"),
+    why.TENTATIVE_LEFT: ("", "tentative plays are on the table: COMMIT the opening or UNDO them first (R11.5)"),
+    why.SILENT_NOT_LAST: ("", "discarding without announcing applies only to the discard that leaves one card (R7)"),
+    why.FINAL_DISCARD: ("", 'with final_discard = "forbidden" the last card cannot be discarded: go out by laying it (R15)'),
+    why.TABLE_FULL: ("the table has no free slot",) * 2,
+    why.NO_MELD_IN_SLOT: ("slot {slot} holds no meld",) * 2,
+    why.MELD_FIRST: ("must_meld_before_layoff requires a meld of one's own first (B9)", ""),
+    why.DOES_NOT_FIT: ("{card} does not extend the meld {members} (B8, B9, B15)",
+                       "{card} does not extend the meld {members} (R8, R9, R12)"),
+    why.DEALER_FIRST_TURN: ("", "the dealer's first turn allows only a discard (dealer_first_turn_may_meld = false, R5)"),
+    why.ALREADY_OPENED: ("", "the player has already opened (R11.5)"),
+    why.NOTHING_TO_COMMIT: ("", "no tentative play to commit (R11.5)"),
+    why.COMMIT_WITHOUT_TAKEN: ("", "the opening must contain {taken}, taken from the discard pile (R6, AR2)"),
+    why.BELOW_THRESHOLD: ("", "the opening counts {points} points, below {threshold} (R10, R11.1, R16)"),
+    why.NO_PURE_RUN: ("", "the opening has no pure run (a joker-free run of own cards, R11.2, AR8)"),
+    why.NOTHING_TO_UNDO: ("", "there is no tentative play to take back (R24)"),
+    why.UNDOS_SPENT: ("", "the undos of this turn are used up (max_undos_per_turn, R24)"),
+    why.NEEDS_OWN_CARD: ("", "a new meld needs a card of the player's own (two beside a freed joker) next to cards "
+                             "taken from melds (R13, R14)"),
+    why.JOKER_NOT_BURNT: ("", "a joker may stand for a card in a run only when both copies of that card are on the "
+                              "table (R21.2, AL2)"),
+    why.EMPTIES_HAND: ("", 'it would empty the hand, and a card must stay for the final discard '
+                           '(final_discard = "required", R15)'),
+    why.JOKER_ON_OPPONENT_RUN: ("", "a joker never goes onto an opponent's run (R9)"),
+    why.JOKER_ON_OPPONENT_SET: ("", "a joker goes onto an opponent's set only with joker_on_opponent_set (AR6)"),
+    why.SECOND_JOKER: ("", "the meld already holds a joker: one joker per meld (R9, AR4)"),
+    why.OLD_MELD_NOT_ALLOWED: ("", "a player who has not opened may not touch a meld that was on the table at the start "
+                                   "of the turn (opening_may_use_table = false, R11.3)"),
+    why.ALL_AT_ONCE_USED_TABLE: ("", "an all-at-once out may not use melds that were on the table at the start of the "
+                                     "turn (all_at_once_may_use_table = false, R16)"),
+    why.MELD_TOO_SHORT: ("", "a card can be taken only from a meld of 4 or more cards, which keeps 3 (R13)"),
+    why.NO_CARD_THERE: ("", "that meld has no such card to take (a run gives its ends, a set the natural of a suit, "
+                            "R13)"),
+    why.TAKE_JOKER: ("", "a joker is never taken from a meld (can_take_joker_from_meld = false, R13, AR7)"),
+    why.TAKE_OWN_MELD: ("", "a player takes from his own melds only with take_from_own_melds (AR7)"),
+    why.TAKE_DISABLED: ("", "taking cards from melds is off (allow_take_from_meld = false, R13)"),
+    why.SWAP_NOT_OPENED: ("", "only a player who has opened may swap a joker (R14)"),
+    why.SWAP_BEFORE_TURN: ("", "with joker_swap_requires_prior_opening only a player who opened before this turn may "
+                               "swap (AR13)"),
+    why.SWAP_UNDETERMINED: ("", "that meld holds no joker whose card is determined (a joker in a 3-card set stands for "
+                                "one of two suits, R14)"),
+    why.SWAP_NOT_HELD: ("", "the player holds no {represented} of his own, the card the joker stands for (R14)"),
+    why.PICKUP_MIN_LAY: ("", "a turn that took the discard top must lay at least {minimum} points (every_pickup, AL3)"),
+    why.NOT_IN_RULESET: ("that action does not exist in this ruleset",) * 2,
+}
 
 
-def explain(engine: "RummyEngine", row: int, action: int) -> str:
-    layout, rules = engine.layout, engine.rules
-    r = engine.state[row]
-    if not 0 <= action < layout.num_actions:
+def explain(rules: RummyRules, layout: ActionLayout, r, action: int, code: int) -> str:
+    """Why ``action`` is illegal in game record ``r``, given the ``code`` its legality check returned."""
+    if code == why.OUTSIDE_SPACE:
         return f"action {action} is outside the action space 0..{layout.num_actions - 1}"
-    seat, phase = int(r["current"]), int(r["phase"])
-    described = f"player_{seat} cannot {layout.to_str(action)}"
-    if engine.is_legal(row, action):
+    if code == why.LEGAL:
         return f"action {action} ({layout.to_str(action)}) is legal"
-    if phase not in (PHASE_DRAW, PHASE_PLAY):
-        return f"{described}: the {'hand' if PHASE_NAMES[phase] == 'hand_over' else 'game'} is over"
+    seat = int(r["current"])
+    described = f"player_{seat} cannot {layout.to_str(action)}"
+    return f"{described}: {_reason(rules, layout, r, action, code, seat)}"
+
+
+def _reason(rules: RummyRules, layout: ActionLayout, r, action: int, code: int, seat: int) -> str:
     kind, a, b = layout.decode(action)
-    if engine.rami:
-        return f"{described}: {_rami_reason(engine, row, kind, a, b)}"
-    if phase == PHASE_DRAW:
-        if kind == "draw_stock":
-            return f"{described}: the stock is empty (B11)"
-        if kind == "draw_discard":
-            return f"{described}: the discard pile is empty"
-        return f"{described}: a turn starts with a draw from the stock or the discard pile (B6)"
-    if kind in ("draw_stock", "draw_discard"):
-        return f"{described}: player_{seat} has already drawn this turn (B6)"
-    hand = r["hand"][seat]
-    if kind == "discard":
-        if hand[a] == 0:
-            return f"{described}: {cards.symbol(a)} is not in the hand"
-        return f"{described}: {cards.symbol(a)} was taken from the discard pile this turn (B7)"
+    if code == why.DEAD_END:
+        return _dead_end(rules, r, kind)
+    card = a if kind == "discard" else b if kind == "lay_off" else -1
     if kind == "meld":
-        missing = [cards.symbol(int(card)) for card in layout.catalogue.cards[a] if hand[card] == 0]
-        if missing:
-            return f"{described}: {' '.join(missing)} not in the hand"
-        if r["slot_n"] >= rules.num_slots:
-            return f"{described}: the table has no free slot"
-        return f"{described}: {_dead_end(engine, row)}"
-    slot, card = a, b
-    if slot >= r["slot_n"]:
-        return f"{described}: slot {slot} holds no meld"
-    if hand[card] == 0:
-        return f"{described}: {cards.symbol(card)} is not in the hand"
-    if rules.must_meld_before_layoff and not r["has_melded"][seat]:
-        return f"{described}: must_meld_before_layoff requires a meld of one's own first (B9)"
-    if kernels.fit_end(int(r["slot_kind"][slot]), int(r["slot_key"][slot]), int(r["slot_lo"][slot]),
-                       int(r["slot_hi"][slot]), int(r["slot_count"][slot]), card, engine.cfg) == 0:
-        members = " ".join(cards.symbol(int(c)) for c in range(rules.num_card_types) if r["slot_cards"][slot][c])
-        return f"{described}: {cards.symbol(card)} does not extend the meld {members} (B8, B9, B15)"
-    return f"{described}: {_dead_end(engine, row)}"
-
-
-def _dead_end(engine: "RummyEngine", row: int) -> str:
-    r = engine.state[row]
-    if engine.rules.must_discard_to_go_out:
-        return "it would leave no card to discard, and must_discard_to_go_out requires going out by a discard (B10, B18)"
+        missing = [cards.symbol(int(c)) for c in layout.catalogue.cards[a] if r["hand"][seat][c] == 0]
+        if code == why.NOT_IN_HAND:
+            return f"{' '.join(missing)} not in the hand"
     taken = int(r["taken"])
-    return (f"it would leave only {cards.symbol(taken)}, taken from the discard pile this turn, which can be "
-            f"neither discarded (B7) nor laid off: the turn could not be finished (B18)")
+    context = {
+        "player": f"player_{seat}", "slot": a, "points": int(r["turn_points"]),
+        "card": cards.symbol(min(card, cards.JOKER)) if card >= 0 else "",
+        "taken": cards.symbol(taken) if taken >= 0 else "",
+        "threshold": _threshold(rules, r), "minimum": rules.discard_pickup_min_lay,
+        "members": " ".join(cards.symbol(c) for c in meld_cards(rules, r, a)) if kind == "lay_off" and a < r["slot_n"] else "",
+        "represented": _represented(r, a) if kind == "swap" and a < r["slot_n"] else "",
+    }
+    words = _WORDS[code][1 if rules.ruleset == "rami51" else 0]
+    return words.format(**context)
 
 
-def _rami_reason(engine: "RummyEngine", row: int, kind: str, a: int, b: int) -> str:
-    """The first rami51 reason that applies; a locally valid play that is still illegal breaks the
-    no-dead-end rule (R23)."""
-    r, cfg = engine.state[row], engine.cfg
-    seat, phase = int(r["current"]), int(r["phase"])
-    opened = bool(r["opened"][seat])
-    if phase == PHASE_DRAW:
-        if kind == "draw_stock":
-            return "the stock is empty (R17)"
-        if kind != "draw_discard":
-            return "a turn starts with a draw from the stock or the discard pile (R6)"
-        if int(r["pile_n"]) == 0:
-            return "the discard pile is empty"
-        if int(r["hand_n"][seat]) == 1:
-            return "a player with one card left may not take the discard top (R7)"
-        if engine.rules.discard_pickup_from_second_round and int(r["turns"]) < engine.rules.num_players:
-            return "nobody takes the discard top before every player has had a turn (discard_pickup_from_second_round)"
-        return ("the discard top can be taken only if that card can be laid this turn, and no legal way to lay it "
-                "exists (R6, AR2; for a player who has not opened: within a valid opening, R11)")
-    if kind in ("draw_stock", "draw_discard"):
-        return "the player has already drawn this turn, or it is the dealer's first turn, which has no draw (R5, R6)"
-    if kind == "undo":
-        return "nothing tentative to take back, or the undos of this turn are used up (max_undos_per_turn, R24)"
-    if kind == "commit":
-        if opened:
-            return "the player has already opened (R11.5)"
-        if int(r["tentative"]) == 0:
-            return "no tentative play to commit (R11.5)"
-        if int(r["taken"]) >= 0 and not r["taken_laid"]:
-            return f"the opening must contain {cards.symbol(int(r['taken']))}, taken from the discard pile (R6, AR2)"
-        need = int(rami.threshold(r, cfg))
-        if int(r["turn_points"]) < need:
-            return f"the opening counts {int(r['turn_points'])} points, below {need} (R10, R11.1)"
-        if engine.rules.opening_requires_pure_run and not rami.has_pure_run(r):
-            return "the opening has no pure run (a joker-free run of own cards, R11.2, AR8)"
-        return "after the commit the turn could not be finished (R23)"
-    hand = r["hand"][seat]
-    if kind == "discard":
-        if hand[a] == 0:
-            return f"{cards.symbol(a)} is not in the hand"
-        if a == int(r["taken"]):
-            return f"{cards.symbol(a)} was taken from the discard pile this turn and must be laid (R6)"
-        if int(r["pending"].sum()) + int(r["freed_jokers"]) > 0:
-            return "cards taken from melds or a freed joker must go into a new meld first (R13, R14)"
-        if int(r["taken"]) >= 0 and not r["taken_laid"]:
-            return f"{cards.symbol(int(r['taken']))}, taken from the discard pile, must be laid first (R6)"
-        if int(r["tentative"]) > 0:
-            return "tentative plays are on the table: COMMIT the opening or UNDO them first (R11.5)"
-        if not b:
-            return "discarding without announcing applies only to the discard that leaves one card (R7)"
-        return "this discard would end the turn against R15/R16 (final discard, all-at-once requirements)"
-    if not rami.may_play(r, cfg):
-        return "the dealer's first turn allows only a discard (dealer_first_turn_may_meld = false, R5)"
-    action = engine.layout.meld(a) if kind == "meld" else (
-        engine.layout.lay_off(a, b) if kind == "lay_off" else engine.layout.take(a, b) if kind == "take" else engine.layout.swap(a))
-    if rami.play_ok(r, action, engine.catalogue, cfg):
+def _threshold(rules: RummyRules, r) -> int:
+    if int(r["taken"]) >= 0 and rules.discard_pickup_min_lay is not None:
+        return rules.discard_pickup_min_lay
+    return rules.opening_threshold
+
+
+def _represented(r, slot: int) -> str:
+    joker_at = int(r["slot_joker"][slot])
+    if joker_at < 0:
+        return "card"
+    if r["slot_kind"][slot] == KIND_RUN:
+        return cards.symbol(int(r["slot_key"][slot]) * 13 + (joker_at - 1) % 13)
+    return cards.symbol(joker_at * 13 + int(r["slot_key"][slot]) - 1)
+
+
+def _dead_end(rules: RummyRules, r, kind: str) -> str:
+    if rules.ruleset == "rami51":
+        if kind == "commit":
+            return "after the commit the turn could not be finished (R23)"
         return "after it the turn could not be finished: no legal discard, opening or out would remain (R23)"
-    if kind == "meld":
-        return "its cards are not all in the hand (own cards: pending ones need an own card beside them), " \
-               "the table is full, or a joker run's card is not burnt (R8, R9, R13, R21.2)"
-    if kind == "lay_off":
-        return ("the card is not held as an own card or does not extend that meld; a joker never goes onto an "
-                "opponent's run or into a meld that has one (R9, R12, AR6)")
-    if kind == "take":
-        return "a card can be taken only from a meld of 4+ cards that keeps a valid meld of 3, never a joker (R13, AR7)"
-    return ("a joker can be swapped only by a player who has opened, for the natural card it stands for, "
-            "and not in a 3-card set (R14, AR13)")
+    if rules.must_discard_to_go_out:
+        return "it would leave no card to discard, and must_discard_to_go_out requires going out by a discard (B10, B18)"
+    taken = cards.symbol(int(r["taken"]))
+    return (f"it would leave only {taken}, taken from the discard pile this turn, which can be neither discarded (B7) "
+            f"nor laid off: the turn could not be finished (B18)")

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numba as nb
 
-from rummy_env.engine.kernels import JIT
+from rummy_env.engine.jit import JIT
 from rummy_env.engine.state import PHASE_DRAW, PHASE_PLAY
+from rummy_env.engine.table import slot_cards
 from rummy_env.observations import BLOCKS, RAMI_BLOCKS
 
 (O_HAND, O_TOP, O_AGE, O_KNOWN, O_TABLE, O_SLOTS, O_TAKEN, O_HAND_SIZES, O_STOCK, O_PILE, O_PHASE, O_CURRENT,
@@ -54,7 +55,7 @@ def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
             out[offsets[O_OPENED] + rel] = r.opened[other]
     for slot in range(r.slot_n):
         base = offsets[O_SLOTS] + slot * types
-        out[base:base + types] = r.slot_cards[slot]
+        slot_cards(r, slot, out[base:base + types])
         out[offsets[O_SLOT_KIND] + slot] = r.slot_kind[slot]
         out[offsets[O_SLOT_OWNER] + slot] = (r.slot_owner[slot] - seat) % players + 1
     if r.taken >= 0:
@@ -83,7 +84,7 @@ def observe_rami_turn(r, seat: int, out, offsets, types: int) -> None:
     """The rami51 blocks: jokers on the table, the tentative opening and the turn's obligations
     (all public: every play is made face up)."""
     for slot in range(r.slot_n):
-        if r.slot_cards[slot, types - 1] > 0:
+        if r.slot_jokers[slot] > 0:
             out[offsets[O_SLOT_JOKER] + slot] = r.slot_joker[slot] + 1
         out[offsets[O_SLOT_TENTATIVE] + slot] = r.slot_tentative[slot]
     if r.phase == PHASE_PLAY:

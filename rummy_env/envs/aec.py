@@ -40,6 +40,17 @@ convention), and a ``step`` once every agent has left raises ``RuntimeError`` as
 
 An illegal action raises ``ValueError`` (``IllegalActionError``) saying what was illegal and why;
 with ``illegal_action="penalty"`` it ends the game with ``illegal_action_penalty`` for the offender.
+
+``render()`` (``render_mode="ansi"`` or ``"human"``) is a **spectator's view**: it shows every hand
+face up. ``render_observer="player_1"`` (a constructor argument, or the attribute
+``env.unwrapped.render_observer``) shows what that player can see instead: his own hand, and of the
+others only their sizes and the cards publicly known to be in them (``rummy_env.render``).
+
+Version History
+
+- v0 (rummy_env 0.1.0): initial release: rulesets basic and rami51 (with the Lebanese "14").
+  Unreleased, same version (games and rewards unchanged): infos hold numbers and arrays only, and
+  ``render_observer`` renders one player's view. CHANGELOG.md lists every change.
 """
 
 from __future__ import annotations
@@ -85,11 +96,12 @@ class raw_env(AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": "rummy_v0", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, rules: str | RummyRules = "basic", num_players: int | None = None,
-                 render_mode: str | None = None, **overrides: Any):
+                 render_mode: str | None = None, render_observer: str | None = None, **overrides: Any):
         super().__init__()
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not supported; use None, 'human' or 'ansi'")
         self.rules = make_rules(rules, num_players, **overrides)
+        self.render_observer = render_observer
         self.engine = RummyEngine(self.rules, batch_size=1, parallel=False)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.num_players)]
@@ -205,7 +217,10 @@ class raw_env(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        text = render_text(self.engine, 0)
+        observer = self.render_observer
+        if observer is not None and observer not in self.possible_agents:
+            raise ValueError(f"render_observer must be None (every hand) or one of {self.possible_agents}, got {observer!r}")
+        text = render_text(self.engine, 0, observer=None if observer is None else self.agent_name_mapping[observer])
         if self.render_mode == "human":
             print(text)
             return None

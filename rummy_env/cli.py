@@ -1,0 +1,179 @@
+"""The ``rummy`` command (also ``python -m rummy_env``): play, replay, arena, train.
+
+    rummy play --rules basic --players 3 --opponents heuristic,ppo:basic_2p
+    rummy play --rules rami51 --opponents heuristic --save game.json
+    rummy replay game.json --to 40             # the moves up to 40 and the position after it, as text
+    rummy replay game.json --html game.html    # a self-contained page that steps through the game
+    rummy arena --rules basic --agents heuristic random --games 2000   # the arena (training/evaluate.py)
+    rummy train --config configs/ppo/basic_2p.toml --out runs/basic_2p  # PPO self-play (training/ppo_selfplay.py)
+
+``rummy COMMAND --help`` lists each command's options. Bad input (an unknown rules preset or knob, a
+bad agent spec or checkpoint, a damaged record) is answered with a message and exit status 2, never
+a traceback; ``arena`` and ``train`` need the ``train`` extra (``pip install "rummy_env[train]"``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any, Sequence
+
+COMMANDS = {"play": "play against bots in the terminal", "replay": "replay a game record as text or as an HTML page",
+            "arena": "games between agents: win rates, intervals, ratings", "train": "PPO self-play training"}
+
+
+def parse_knob(text: str) -> tuple[str, Any]:
+    """``"knob=value"`` with a TOML value (``true``, ``71``, ``"manual"``; a bare word is a string)."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected KNOB=VALUE, got {text!r}")
+    try:
+        parsed = tomllib.loads(f"value = {value.strip()}")["value"]
+    except tomllib.TOMLDecodeError:
+        parsed = value.strip()
+    return name.strip(), parsed
+
+
+def build_rules(preset: str, players: int, episode: str | None, knobs: Sequence[tuple[str, Any]]):
+    """Rules from a preset name or a TOML file, the player count, the episode and ``--set`` knobs."""
+    from rummy_env.rules import RummyRules, make_rules
+
+    overrides = dict(knobs) | ({"episode": episode} if episode else {})
+    if preset.endswith(".toml"):
+        return RummyRules.from_toml(preset, num_players=players, **overrides)
+    return make_rules(preset, players, **overrides)
+
+
+def play(args: argparse.Namespace) -> int:
+    from rummy_env import terminal_game as tg
+    from rummy_env.records import GameRecord
+
+    if args.resume:
+        record = GameRecord.load(args.resume)
+        if args.rules or args.players or args.knob or args.episode:
+            record.check_rules(build_rules(args.rules or record.rules["ruleset"], args.players or record.rules["num_players"],
+                                           args.episode or record.rules.get("episode", "hand"), args.knob or []))
+        human, specs = tg.resume_specs(record, args.opponents)
+        rules = record.rules_object()
+        save_path = Path(args.save) if args.save else Path(args.resume)
+    else:
+        rules = build_rules(args.rules or "basic", args.players or 2, args.episode or "game", args.knob or [])
+        human = args.seat
+        if not 0 <= human < rules.num_players:
+            raise ValueError(f"--seat must be a seat 0..{rules.num_players - 1}, got {human}")
+        specs = tg.opponent_specs(args.opponents or "heuristic", rules.num_players, human)
+        record = None
+        save_path = Path(args.save) if args.save else None
+    bots = tg.make_bots(specs, rules)
+    if record is None:
+        names = {seat: bot.name for seat, bot in bots.items()}
+        record = GameRecord.new(rules, seed=args.seed, agents=tg.agent_list(human, names, rules.num_players))
+        record.meta = tg.record_meta(human, specs)
+    print(f"rummy {rules.ruleset}{' (Lebanese 14)' if rules.lebanese else ''}, {rules.num_players} players, "
+          f"one {'game' if rules.episode == 'game' else 'hand'}; you are player_{human}; "
+          + ", ".join(f"player_{seat} = {bot.name}" for seat, bot in bots.items()) + f"; seed {record.seed}")
+    game = tg.TerminalGame(record, human, bots, input, sys.stdout, save_path, seed=record.seed)
+    return game.run()
+
+
+def replay(args: argparse.Namespace) -> int:
+    from rummy_env import replay_html
+    from rummy_env.records import GameRecord
+    from rummy_env.render import describe
+
+    record = GameRecord.load(args.file)
+    if args.html:
+        path = replay_html.write_page(record, Path(args.html), title=args.title or Path(args.file).name)
+        print(f"wrote {path}: open it in a browser (arrow keys step through the moves)")
+        if args.to is None:
+            return 0
+    names = replay_html.names_of(record)
+    if args.observer is not None and not 0 <= args.observer < len(names):
+        raise ValueError(f"--observer must be a seat 0..{len(names) - 1}, got {args.observer}")
+    print(f"{Path(args.file).name}: {record.rules['ruleset']}, {record.rules['num_players']} players, seed {record.seed}, "
+          f"{len(record.actions)} moves; " + ", ".join(f"player_{seat} = {name}" for seat, name in enumerate(names)))
+    for move, actor, words, engine in replay_html.walk(record, to=args.to):
+        if move and not args.quiet:
+            print(f"{move:>5}. {names[actor]}: {words}")
+    print(f"\nafter move {move}:")
+    print(describe(engine.snapshot(0), observer=args.observer, names=names))
+    return 0
+
+
+def delegate(command: str, argv: Sequence[str]) -> int:
+    """``arena`` and ``train``: the training modules' own command lines."""
+    if command == "arena":
+        from rummy_env.training import evaluate
+
+        evaluate.main(list(argv))
+    else:
+        from rummy_env.training import ppo_selfplay
+
+        ppo_selfplay.main(list(argv))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="rummy", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = top.add_subparsers(dest="command", metavar="COMMAND")
+    game = commands.add_parser("play", help=COMMANDS["play"], description=_doc("rummy_env.terminal_game"),
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+    game.add_argument("--rules", help="preset (basic, rami51, lebanese14) or a rules TOML file (default basic)")
+    game.add_argument("--players", type=int, help="number of players, you included (default 2)")
+    game.add_argument("--opponents", help="agent specs: one for every opponent, or one per opponent seat, comma-separated: "
+                                          "random, greedy, heuristic, ppo:PATH (or the shipped ppo:basic_2p, ppo:rami51_2p), sb3:PATH "
+                                          "(default heuristic)")
+    game.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    game.add_argument("--seed", type=int, help="the game's seed (default: a fresh one, shown at the start)")
+    game.add_argument("--episode", choices=("hand", "game"), help="play one hand or a whole game (default game)")
+    game.add_argument("--set", dest="knob", action="append", type=parse_knob, metavar="KNOB=VALUE",
+                      help="a rules knob, e.g. --set ace_high_or_low=true (repeatable)")
+    game.add_argument("--save", help="where the game record goes (at the end, on q, end of input or Ctrl-C)")
+    game.add_argument("--resume", help="continue a game record saved by rummy play")
+    again = commands.add_parser("replay", help=COMMANDS["replay"], description=_doc("rummy_env.records"),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    again.add_argument("file", help="a game record (JSON)")
+    again.add_argument("--to", type=int, metavar="MOVE", help="stop after this many moves (default: the end)")
+    again.add_argument("--html", metavar="OUT.html", help="write the self-contained replay page")
+    again.add_argument("--title", help="the page's title (default: the record's file name)")
+    again.add_argument("--observer", type=int, metavar="SEAT", help="show the position as this seat sees it")
+    again.add_argument("--quiet", action="store_true", help="only the position, not the list of moves")
+    for name in ("arena", "train"):
+        commands.add_parser(name, help=COMMANDS[name] + f" (rummy {name} --help)", add_help=False)
+    return top
+
+
+def _doc(module: str) -> str:
+    import importlib
+
+    return importlib.import_module(module).__doc__ or ""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``rummy`` command; returns its exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv[0] if argv else None
+    try:
+        if command in ("arena", "train"):
+            return delegate(command, argv[1:])
+        args = parser().parse_args(argv)
+        if args.command is None:
+            parser().print_help()
+            return 2
+        return play(args) if args.command == "play" else replay(args)
+    except KeyboardInterrupt:
+        print(f"\nrummy {command}: interrupted", file=sys.stderr)
+        return 130
+    except ModuleNotFoundError as error:
+        print(f"rummy {command}: error: this needs the optional package {error.name!r}: "
+              f"pip install \"rummy_env[train]\"", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as error:
+        print(f"rummy {command}: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

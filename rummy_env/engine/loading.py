@@ -1,0 +1,258 @@
+"""Loading a position (``rummy_env.engine.positions``) into a game record: checked first, written after.
+
+The position is written into a scratch record; any problem raises ``ValueError`` naming the key and what
+is allowed, and the row (and its UNDO copy) stay as they were. Only then is the scratch record copied in.
+A hand-written position may give just ``hands``: cards it does not place go to the stock, melds may omit
+everything but ``cards`` (and ``owner``, default 0), and ``table_by_seat`` defaults to the owners.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rummy_env import cards
+from rummy_env.engine.positions import _TURN_SCALARS, MELD_KEYS, snapshot_keys
+from rummy_env.engine.state import END_NAMES, PHASE_NAMES, PURE, PURE_BUT_JOKER
+from rummy_env.melds import KIND_EMPTY, KIND_SET, describe_meld
+from rummy_env.rules import RummyRules
+
+
+def load(rules: RummyRules, rows: np.ndarray, undo_rows: np.ndarray, position: dict[str, Any]) -> None:
+    """Write ``position`` into ``rows[0]`` (and, for a turn with tentative plays, its ``undo``, into
+    ``undo_rows[0]``), after checking all of it."""
+    record = rows.copy()
+    undo = undo_rows.copy()
+    _fill(rules, record[0], position)
+    turn_undo = position.get("turn_state", {}).get("undo") if isinstance(position.get("turn_state"), dict) else None
+    if turn_undo is not None:
+        _fill(rules, undo[0], turn_undo)
+    elif rules.ruleset == "rami51" and int(record[0]["tentative"]) > 0:
+        raise ValueError("position key 'turn_state': tentative plays need 'undo', the position an UNDO returns to")
+    rows[0] = record[0]
+    undo_rows[0] = undo[0]
+
+
+def _bad(key: str, value: Any, allowed: str) -> ValueError:
+    return ValueError(f"position key {key!r}: {value!r} is not allowed; expected {allowed}")
+
+
+def _cards(key: str, values) -> list[int]:
+    if isinstance(values, str):
+        values = values.split()
+    if not isinstance(values, (list, tuple)):
+        raise _bad(key, values, "a list of cards (card types or names such as '7H')")
+    out = []
+    for value in values:
+        try:
+            card = cards.parse(value) if isinstance(value, str) else int(value)
+        except (TypeError, ValueError) as error:
+            raise _bad(key, value, "a card type or a card name such as '7H'") from error
+        if isinstance(value, bool) or not 0 <= card <= cards.JOKER:
+            raise _bad(key, value, f"a card type 0..{cards.JOKER}")
+        out.append(card)
+    return out
+
+
+def _seat(key: str, value: Any, players: int, none_ok: bool = False) -> int:
+    if value is None and none_ok:
+        return -1
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) < players:
+        raise _bad(key, value, f"a seat 0..{players - 1}" + (" or None" if none_ok else ""))
+    return int(value)
+
+
+def _count(key: str, value: Any, low: int = 0, high: int = 30000) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= int(value) <= high:
+        raise _bad(key, value, f"an integer {low}..{high}")
+    return int(value)
+
+
+def _per_seat(key: str, values: Any, players: int) -> list:
+    if not isinstance(values, (list, tuple)) or len(values) != players:
+        raise _bad(key, values, f"one entry per seat ({players})")
+    return list(values)
+
+
+def _bools(key: str, values: Any, players: int) -> list[bool]:
+    values = _per_seat(key, values, players)
+    if not all(isinstance(value, (bool, np.bool_)) for value in values):
+        raise _bad(key, values, "one bool per seat")
+    return [bool(value) for value in values]
+
+
+def _bool(key: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise _bad(key, value, "true or false")
+    return bool(value)
+
+
+def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
+    if not isinstance(position, dict):
+        raise ValueError(f"a position is a dict, got {type(position).__name__}")
+    unknown = set(position) - set(snapshot_keys())
+    if unknown:
+        raise ValueError(f"unknown position keys {sorted(unknown)}; known: {snapshot_keys()}")
+    players, types = rules.num_players, rules.num_card_types
+    if position.get("num_players", players) != players:
+        raise _bad("num_players", position["num_players"], f"{players}, the player count of these rules")
+    if "hands" not in position:
+        raise ValueError("position key 'hands' is required: one list of cards per seat")
+    hands = [_cards(f"hands[{seat}]", hand) for seat, hand in enumerate(_per_seat("hands", position["hands"], players))]
+    table = position.get("table", [])
+    if not isinstance(table, (list, tuple)) or len(table) > rules.num_slots:
+        raise _bad("table", table, f"a list of at most {rules.num_slots} melds")
+    melds = []
+    for k, meld in enumerate(table):
+        if not isinstance(meld, dict) or "cards" not in meld:
+            raise _bad(f"table[{k}]", meld, "a dict with 'cards' (and 'owner', 'joker_at', ...)")
+        if set(meld) - set(MELD_KEYS):
+            raise ValueError(f"position key 'table[{k}]': unknown keys {sorted(set(meld) - set(MELD_KEYS))}; "
+                             f"known: {list(MELD_KEYS)}")
+        melds.append(dict(meld, cards=_cards(f"table[{k}].cards", meld["cards"])))
+    discard = _cards("discard", position.get("discard", []))
+    placed = [card for hand in hands for card in hand] + discard + [card for meld in melds for card in meld["cards"]]
+    copies = np.bincount(np.r_[np.tile(np.arange(cards.NUM_NATURAL_TYPES), rules.deck_copies),
+                               np.full(rules.num_jokers, cards.JOKER)].astype(np.int64), minlength=types)
+    if "stock" in position:
+        stock = _cards("stock", position["stock"])
+    else:
+        left = copies - np.bincount(np.array(placed, dtype=np.int64), minlength=types)[:types]
+        stock = [int(card) for card in np.repeat(np.arange(types), np.maximum(left, 0))][::-1]
+    every = np.bincount(np.array(placed + stock, dtype=np.int64), minlength=types)
+    if every.shape[0] != types or (every != copies).any():
+        missing = [cards.name(c) for c in range(types) if every[c] < copies[c]]
+        extra = [cards.name(c) for c in range(min(types, every.shape[0])) if every[c] > copies[c]]
+        raise ValueError(f"a position must hold every card of the deck exactly once; missing {missing}, too many {extra}")
+    if max(len(hand) for hand in hands) > 127:
+        raise _bad("hands", [len(hand) for hand in hands], "at most 127 cards per hand")
+    phase = position.get("phase", "draw")
+    if phase not in PHASE_NAMES:
+        raise _bad("phase", phase, f"one of {PHASE_NAMES}")
+    r["phase"] = PHASE_NAMES.index(phase)
+    r["current"] = _seat("current", position.get("current", 0), players)
+    r["dealer"] = _seat("dealer", position.get("dealer", (int(r["current"]) - 1) % players), players)
+    r["hand"][:] = 0
+    r["hand_n"][:] = 0
+    for seat, hand in enumerate(hands):
+        np.add.at(r["hand"][seat], hand, 1)
+        r["hand_n"][seat] = len(hand)
+    r["stock"][:] = 0
+    r["stock"][: len(stock)] = stock
+    r["stock_n"] = len(stock)
+    r["pile"][:] = 0
+    r["pile"][: len(discard)] = discard
+    r["pile_n"] = len(discard)
+    taken = position.get("taken")
+    r["taken"] = -1 if taken is None else _cards("taken", [taken])[0]
+    _fill_table(rules, r, melds)
+    _fill_seat_cards(rules, r, position, melds, hands)
+    r["played_turn"] = _bool("played_this_turn", position.get("played_this_turn", False))
+    r["has_played"][:] = 0
+    r["has_played"][:players] = _bools("has_played", position.get("has_played", [False] * players), players)
+    r["has_melded"][:] = 0
+    default_melded = [any(m.get("owner", 0) == seat for m in melds) for seat in range(players)]
+    r["has_melded"][:players] = _bools("has_melded", position.get("has_melded", default_melded), players)
+    r["turns"] = _count("turn", position.get("turn", 0))
+    r["reshuffles"] = _count("reshuffles", position.get("reshuffles", 0))
+    r["hands_played"] = _count("hands_played", position.get("hands_played", 0))
+    r["undos"] = _count("undos", position.get("undos", 0), 0, 127)
+    for key in ("totals", "hand_scores"):
+        values = _per_seat(key, position.get(key, [0] * players), players)
+        if not all(isinstance(v, (int, float, np.integer, np.floating)) and np.isfinite(v) for v in values):
+            raise _bad(key, values, "finite numbers")
+        r[key][:] = 0
+        r[key][:players] = values
+    r["winner"] = _seat("winner", position.get("winner"), players, none_ok=True)
+    r["rummy"] = _bool("rummy", position.get("rummy", False))
+    end = position.get("end_reason", "none")
+    if end not in END_NAMES:
+        raise _bad("end_reason", end, f"one of {END_NAMES}")
+    r["end_reason"] = END_NAMES.index(end)
+    winners = position.get("game_winners", [])
+    r["game_winners"][:] = 0
+    for seat in winners:
+        r["game_winners"][_seat("game_winners", seat, players)] = 1
+    r["illegal_by"] = _seat("illegal_by", position.get("illegal_by"), players, none_ok=True)
+    rng = position.get("rng", int(r["rng"]) or 0x9E3779B97F4A7C15)
+    if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)) or not 0 < int(rng) < 2**64:
+        raise _bad("rng", rng, "a non-zero 64-bit generator state")
+    r["rng"] = rng
+    if rules.ruleset == "rami51":
+        _fill_rami(rules, r, position, melds)
+
+
+def _fill_table(rules: RummyRules, r, melds: list[dict[str, Any]]) -> None:
+    r["slot_n"] = len(melds)
+    for field, empty in (("slot_kind", KIND_EMPTY), ("slot_owner", -1), ("slot_key", 0), ("slot_lo", 0),
+                         ("slot_hi", 0), ("slot_suits", 0), ("slot_jokers", 0), ("slot_joker", -1),
+                         ("slot_tentative", 0), ("slot_pure", 0), ("slot_mine", 0)):
+        r[field][:] = empty
+    for slot, meld in enumerate(melds):
+        try:
+            kind, key, lo, hi, joker_at = describe_meld(meld["cards"], rules, meld.get("joker_at"))
+        except ValueError as error:
+            raise ValueError(f"position key 'table[{slot}]': {error}") from error
+        if "lo" in meld and kind != KIND_SET:
+            lo, hi = _count(f"table[{slot}].lo", meld["lo"], -13, 27), _count(f"table[{slot}].hi", meld["hi"], -13, 27)
+            if hi - lo + 1 != len(meld["cards"]):
+                raise _bad(f"table[{slot}].lo/hi", (lo, hi), f"a span of {len(meld['cards'])} positions")
+        r["slot_kind"][slot], r["slot_key"][slot], r["slot_lo"][slot], r["slot_hi"][slot] = kind, key, lo, hi
+        r["slot_joker"][slot] = joker_at
+        r["slot_jokers"][slot] = meld["cards"].count(cards.JOKER)
+        if kind == KIND_SET:
+            r["slot_suits"][slot] = sum(1 << cards.suit_of(c) for c in meld["cards"] if c != cards.JOKER)
+        r["slot_owner"][slot] = _seat(f"table[{slot}].owner", meld.get("owner", 0), rules.num_players)
+
+
+def _fill_seat_cards(rules: RummyRules, r, position: dict[str, Any], melds, hands) -> None:
+    players = rules.num_players
+    r["table_by_seat"][:] = 0
+    if "table_by_seat" in position:
+        for seat, laid in enumerate(_per_seat("table_by_seat", position["table_by_seat"], players)):
+            np.add.at(r["table_by_seat"][seat], _cards(f"table_by_seat[{seat}]", laid), 1)
+    else:
+        for meld in melds:
+            np.add.at(r["table_by_seat"][int(meld.get("owner", 0))], meld["cards"], 1)
+    r["known"][:] = 0
+    if "known" in position:
+        for seat, known in enumerate(_per_seat("known", position["known"], players)):
+            np.add.at(r["known"][seat], _cards(f"known[{seat}]", known), 1)
+            if (r["known"][seat] > r["hand"][seat]).any():
+                raise _bad(f"known[{seat}]", known, f"cards held by seat {seat}")
+    elif int(r["taken"]) >= 0:
+        r["known"][int(r["current"]), int(r["taken"])] = 1
+
+
+def _fill_rami(rules: RummyRules, r, position: dict[str, Any], melds: list[dict[str, Any]]) -> None:
+    """The rami51 fields; a hand-written position starts a clean turn (nothing tentative or pending)."""
+    players = rules.num_players
+    r["first_turn"] = _bool("first_turn", position.get("first_turn", False))
+    r["opened"][:] = 0
+    r["opened"][:players] = _bools("opened", position.get("opened", [False] * players), players)
+    for slot, meld in enumerate(melds):
+        r["slot_tentative"][slot] = bool(meld.get("tentative", False))
+        r["slot_pure"][slot] = PURE_BUT_JOKER if meld.get("pure_but_joker") else PURE if meld.get("pure") else 0
+    turn = position.get("turn_state", {})
+    if not isinstance(turn, dict):
+        raise _bad("turn_state", turn, "a dict of the turn's bookkeeping")
+    unknown = set(turn) - set(_TURN_SCALARS) - {"pending", "own_laid", "undo"}
+    if unknown:
+        raise ValueError(f"position key 'turn_state': unknown entries {sorted(unknown)}")
+    for name in _TURN_SCALARS:
+        r[name] = _count(f"turn_state.{name}", turn.get(name, 0), -30000)
+    if "start_slots" not in turn:
+        r["start_slots"] = len(melds)
+    if "opened_at_start" not in turn:
+        r["opened_at_start"] = r["opened"][int(r["current"])]
+    r["pending"][:] = 0
+    np.add.at(r["pending"], _cards("turn_state.pending", turn.get("pending", [])), 1)
+    if (r["pending"] > r["hand"][int(r["current"])]).any():
+        raise _bad("turn_state.pending", turn.get("pending"), "cards in the hand of the player to act")
+    own_laid = turn.get("own_laid", [])
+    if not isinstance(own_laid, (list, tuple)) or len(own_laid) > len(melds):
+        raise _bad("turn_state.own_laid", own_laid, "one bit mask per table meld")
+    r["slot_mine"][: len(own_laid)] = own_laid
+    if position.get("taken") is not None and "taken_laid" not in turn:
+        r["taken_laid"] = 0

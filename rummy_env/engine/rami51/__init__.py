@@ -1,0 +1,8 @@
+"""The rami51 rules family (RULES.md §2, R1-R24, with the Lebanese "14", R21): its batch drivers, search
+buffers and search counters, as ``RummyEngine`` uses them."""
+
+from rummy_env.engine.rami51.search import search_buffers as work_buffers
+from rummy_env.engine.rami51.search import search_stats
+from rummy_env.engine.rami51.step import DRIVERS
+
+__all__ = ["DRIVERS", "search_stats", "work_buffers"]

@@ -1,0 +1,235 @@
+"""Sound proofs that a rami51 turn cannot be finished from a position (R6, R11, R13, R14, R15, R16): cheap
+relaxations of the plays that only prune the no-dead-end search (``search.py``), never decide legality.
+Each names the check it relaxes."""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from rummy_env.cards import JOKER
+from rummy_env.engine.config import FINAL_FORBIDDEN, FINAL_REQUIRED, FREED_NEW_MELD_OR_LAYOFF
+from rummy_env.engine.jit import JIT
+from rummy_env.engine.rami51.candidates import hand_bits
+from rummy_env.engine.rami51.opening import JOKER_CELL, has_pure_run, max_points, threshold
+from rummy_env.engine.rami51.table import represented, run_end_position
+from rummy_env.engine.rami51.turn import own, pending_total
+from rummy_env.engine.state import PURE_BUT_JOKER
+from rummy_env.engine.table import card_at, card_bit, slot_count, slot_size
+from rummy_env.melds import KIND_RUN, KIND_SET
+
+
+@nb.njit(**JIT)
+def can_grow(r, slot: int, cfg) -> bool:
+    """Whether some card the player could lay off this turn fits meld ``slot`` now: an own natural at an end
+    of a run or of a missing suit of a set, or a joker (own, or a freed one with ``new_meld_or_layoff``)
+    where one may go (relaxes ``lay_off_check``, R9, R12)."""
+    p = r.current
+    jokers = own(r, p, JOKER) > 0 or (cfg.freed_joker_use == FREED_NEW_MELD_OR_LAYOFF and r.opened[p])
+    if r.slot_kind[slot] == KIND_SET:
+        if slot_size(r, slot) >= 4:
+            return False
+        if jokers and r.slot_jokers[slot] == 0:
+            return True
+        for suit in range(4):
+            if not r.slot_suits[slot] >> suit & 1 and own(r, p, suit * 13 + r.slot_key[slot] - 1) > 0:
+                return True
+        return False
+    if jokers and r.slot_jokers[slot] == 0 and r.slot_owner[slot] == p:
+        return True
+    for high in (False, True):
+        position = run_end_position(r, slot, high, cfg)
+        if position != 0 and own(r, p, card_at(r.slot_key[slot], position)) > 0:
+            return True
+    return False
+
+
+@nb.njit(**JIT)
+def takeable_bits(r, cfg) -> np.uint64:
+    """Cards a chain of TAKEs could bring into the hand this turn (relaxes ``take_check``, R13): every card of a
+    meld the player may take from that has 4 cards or can grow (lay-offs lengthen a meld, each TAKE from a run
+    exposes the next card; after a commit the turn-start melds open up too, R11.3). A 3-card meld that no own
+    card can lengthen stays at 3 for the rest of the turn."""
+    bits = np.uint64(0)
+    if not cfg.allow_take_from_meld:
+        return bits
+    p = r.current
+    for slot in range(r.slot_n):
+        if r.slot_owner[slot] == p and not cfg.take_from_own_melds:
+            continue
+        if slot_size(r, slot) < 4 and not can_grow(r, slot, cfg):
+            continue
+        for card in range(JOKER):
+            if slot_count(r, slot, card) > 0:
+                bits |= card_bit(card)
+        if r.slot_jokers[slot] > 0 and cfg.can_take_joker_from_meld:
+            bits |= card_bit(JOKER)
+    return bits
+
+
+@nb.njit(**JIT)
+def placeable_bits(r, reachable: np.uint64, catalogue_bits, cfg) -> np.uint64:
+    """Cards that could still reach the table this turn by some play (relaxes ``meld_check``, ``lay_off_check``
+    and ``swap_check``: counts and order ignored): members of a catalogue meld whose cards are all
+    ``reachable`` (in the hand or takeable), cards a table meld accepts, cards a SWAP would lay. A run accepts
+    the chain of cards beyond each end that the hand (or one joker) can bridge, a set any suit of its rank (a
+    TAKE can reopen a full set), and a SWAP's freed joker is reachable."""
+    p = r.current
+    for slot in range(r.slot_n):
+        if r.slot_jokers[slot] == 0:
+            continue
+        if r.slot_kind[slot] == KIND_SET:  # a lay-off can first make a 3-card joker set's joker swappable
+            for suit in range(4):
+                if not r.slot_suits[slot] >> suit & 1 and own(r, p, suit * 13 + r.slot_key[slot] - 1) > 0:
+                    reachable |= card_bit(JOKER)
+        else:
+            card = represented(r, slot)
+            if card >= 0 and own(r, p, card) > 0:
+                reachable |= card_bit(JOKER)
+    bits = np.uint64(0)
+    for entry in range(cfg.num_melds):
+        if catalogue_bits[entry] & ~reachable == 0:
+            bits |= catalogue_bits[entry]
+    joker_reachable = (reachable & card_bit(JOKER)) != 0
+    for slot in range(r.slot_n):
+        if r.slot_jokers[slot] == 0 and (r.slot_kind[slot] == KIND_SET and slot_size(r, slot) == 3
+                                         or r.slot_kind[slot] == KIND_RUN and r.slot_owner[slot] == p):
+            bits |= card_bit(JOKER)
+        if r.slot_kind[slot] == KIND_SET:
+            for suit in range(4):
+                bits |= card_bit(suit * 13 + r.slot_key[slot] - 1)
+        else:
+            for high in (False, True):
+                position = r.slot_hi[slot] if high else r.slot_lo[slot]
+                gap = joker_reachable
+                for _ in range(13):
+                    position = position + 1 if high else position - 1
+                    if not cfg.circular_runs and (position < 1 or position > 14):
+                        break
+                    card = card_at(r.slot_key[slot], position)
+                    bits |= card_bit(card)
+                    if reachable & card_bit(card) == 0:
+                        if not gap:
+                            break
+                        gap = False
+        card = represented(r, slot)
+        if card >= 0:
+            bits |= card_bit(card)
+    return bits
+
+
+@nb.njit(**JIT)
+def new_meld_reachable(r, card: int, reachable: np.uint64, catalogue_bits, cfg) -> bool:
+    """Whether ``card`` (a pending card, R13, or a freed joker, R14) could still go into a new meld: a
+    catalogue meld holding it, with another own card, whose cards are all in the hand or takeable."""
+    p = r.current
+    bit = card_bit(card)
+    own_bits = np.uint64(0)
+    for other in range(JOKER + 1):
+        if other != card and own(r, p, other) > 0:
+            own_bits |= card_bit(other)
+    for entry in range(cfg.num_melds):
+        entry_bits = catalogue_bits[entry]
+        if entry_bits & bit and entry_bits & ~reachable == 0 and entry_bits & own_bits:
+            return True
+    return False
+
+
+@nb.njit(**JIT)
+def ace_slack(r, cfg) -> int:
+    """Points the own cards already laid may still gain: in a circular run a king laid before a low ace (or a
+    joker standing for one) makes it worth 11 instead of 1 (R10, AR11)."""
+    if not cfg.circular_runs or cfg.ace_fixed_value > 0:
+        return 0
+    slack = 0
+    for slot in range(r.slot_n):
+        if r.slot_kind[slot] == KIND_RUN and r.slot_mine[slot] & ((1 << 1) | (1 << JOKER_CELL)):
+            slack += 10
+    return slack
+
+
+@nb.njit(**JIT)
+def pure_run_reachable(r, cfg) -> bool:
+    """A pure run is on the table this turn (or will be once a joker laid off on it is taken back), or three
+    consecutive naturals of one suit could still form one: own cards, or (without ``pure_run_hand_cards_only``)
+    cards a TAKE could bring (relaxes R11.2, AR8)."""
+    if has_pure_run(r):
+        return True
+    if cfg.can_take_joker_from_meld:  # a TAKE of the joker makes such a run pure again
+        for slot in range(r.start_slots, r.slot_n):
+            if r.slot_pure[slot] == PURE_BUT_JOKER:
+                return True
+    p = r.current
+    last_start = 13 if cfg.circular_runs else 12
+    later = np.uint64(0) if cfg.pure_run_hand_cards_only else takeable_bits(r, cfg)
+    for suit in range(4):
+        for start in range(1, last_start + 1):
+            ok = True
+            for k in range(3):
+                card = card_at(suit, start + k)
+                held = own(r, p, card) if cfg.pure_run_hand_cards_only else r.hand[p, card]
+                if held < 1 and later & card_bit(card) == 0:
+                    ok = False
+                    break
+            if ok:
+                return True
+    return False
+
+
+@nb.njit(**JIT)
+def hopeless(r, catalogue_bits, cfg) -> bool:
+    """Cheap proofs that no finish exists from ``r``:
+
+    * too few own cards are left to meld the pending cards and freed jokers and keep a discard (R13, R14, R15);
+    * a card that must be laid (the taken card, R6; a pending card, R13; a freed joker, R14) can reach no
+      meld, lay-off or swap;
+    * a non-opened player who has made tentative plays (or holds the taken card) and has no undo left must
+      reach a COMMIT or an all-at-once out (R11.5): a COMMIT needs the points, counted only over own cards that
+      could still be laid, and (``opening_requires_pure_run``) a pure run of own cards; an all-at-once out needs
+      what R16's knobs ask of it and every own card laid but the final discard."""
+    p = r.current
+    must_lay = r.taken >= 0 and not r.taken_laid
+    if not must_lay and pending_total(r) == 0 and (r.opened[p] or r.tentative == 0):
+        return False
+    own_cards = 0
+    for card in range(JOKER + 1):
+        own_cards += own(r, p, card)
+    taken_cards = pending_total(r) - r.freed_jokers
+    # every new meld holding taken cards needs an own card, so holds at most two of them; a freed joker needs
+    # two own cards (or, with "new_meld_or_layoff", none: it may be laid off); "required" keeps a discard
+    freed_need = 0 if cfg.freed_joker_use == FREED_NEW_MELD_OR_LAYOFF else 2 * r.freed_jokers
+    if own_cards < (taken_cards + 1) // 2 + freed_need + (1 if cfg.final_discard == FINAL_REQUIRED else 0):
+        return True
+    reachable = hand_bits(r, p) | takeable_bits(r, cfg)
+    placeable = placeable_bits(r, reachable, catalogue_bits, cfg)
+    if must_lay and placeable & card_bit(r.taken) == 0:
+        return True
+    for card in range(JOKER + 1):
+        if r.pending[card] > 0 and not new_meld_reachable(r, card, reachable, catalogue_bits, cfg):
+            return True
+    if r.freed_jokers > 0 and placeable & card_bit(JOKER) == 0:
+        return True
+    if r.freed_jokers > 0 and cfg.freed_joker_use != FREED_NEW_MELD_OR_LAYOFF \
+            and not new_meld_reachable(r, JOKER, reachable, catalogue_bits, cfg):
+        return True
+    if r.opened[p]:
+        return False
+    bound = r.turn_points + ace_slack(r, cfg)
+    unplaceable = 0
+    for card in range(JOKER + 1):
+        n = own(r, p, card)
+        if n > 0:
+            if placeable & card_bit(card):
+                bound += n * max_points(card, cfg)
+            else:
+                unplaceable += n
+    points_ok = bound >= threshold(r, cfg)
+    pure_ok = not cfg.opening_requires_pure_run or pure_run_reachable(r, cfg)
+    if points_ok and pure_ok:
+        return False  # a COMMIT may be reachable
+    # only an all-at-once out is left (R16): every own card laid but the final discard (R15)
+    if r.touched_table and not cfg.all_at_once_may_use_table:
+        return True
+    if (cfg.all_at_once_requires_opening_criteria and not points_ok) or (cfg.all_at_once_requires_pure_run and not pure_ok):
+        return True
+    return unplaceable > (0 if cfg.final_discard == FINAL_FORBIDDEN else 1)

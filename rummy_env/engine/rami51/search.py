@@ -1,0 +1,285 @@
+"""The rami51 no-dead-end search (R23, R24): can the player to act still finish the turn legally?
+
+A depth-first search over the engine's own plays (``moves.apply_play``), applied to copies of the record,
+until some legal end of the turn is reached: a discard, or going out by a play. While an UNDO remains and a
+tentative play exists, a position counts as finishable (R24). Positions met twice (the orders of commuting
+plays) are looked up in a table, ``prune.hopeless`` cuts positions with no way out, and iterative deepening
+finds short ways out before long dead ends are explored.
+
+Scratch buffers, one set per thread (``SearchBuffers``): record copies per search level, candidate lists per
+level, the table of explored positions and counters (searches, plays tried, give-ups).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from rummy_env.actions import A_COMMIT, A_LAY_OFF, A_SWAP, A_TAKE, COMMIT
+from rummy_env.cards import JOKER
+from rummy_env.engine import reasons as why
+from rummy_env.engine.common import decode
+from rummy_env.engine.jit import JIT
+from rummy_env.engine.rami51.candidates import focused, play_candidates
+from rummy_env.engine.rami51.moves import apply_play, discard_check
+from rummy_env.engine.rami51.opening import out_check
+from rummy_env.engine.rami51.prune import hopeless
+
+SEARCH_DEPTH = 40         # plays explored in one turn (each play lays or takes a card)
+CANDIDATES = 1024         # local candidates kept per search level
+VISITED = 1 << 14         # positions remembered per row check (open addressing); beyond it, no memo
+SEARCH_NODES = 1 << 15    # plays tried by one search at most (then it gives up: see ``search``)
+SCRATCH_ROWS = SEARCH_DEPTH + 2    # per thread: the search levels, plus one row for the tested action
+CANDIDATE_ROWS = SEARCH_DEPTH + 1  # per thread: the search levels, plus the mask's own list
+# counters after the owners table: next search id, first id of the row check, give-ups, plays tried
+NEXT_ID, CALL_START, GAVE_UP, PLAYS_TRIED = (2 * VISITED + k for k in range(4))
+OWNERS_SIZE = 2 * VISITED + 4
+
+
+def search_buffers(threads: int, record_dtype: np.dtype) -> tuple:
+    """``(scratch, candidates, visited, owners)`` for ``threads`` threads."""
+    scratch = np.zeros(threads * SCRATCH_ROWS, dtype=record_dtype)
+    candidates = np.zeros((threads * CANDIDATE_ROWS, CANDIDATES), dtype=np.int16)
+    visited = np.zeros((threads, VISITED), dtype=np.uint64)
+    owners = np.zeros((threads, OWNERS_SIZE), dtype=np.int64)
+    owners[:, NEXT_ID] = 1
+    return scratch, candidates, visited, owners
+
+
+@nb.njit(**JIT)
+def worker_buffers(work, thread: int):
+    """One thread's share of the search buffers."""
+    scratch, candidates, visited, owners = work
+    return (scratch[thread * SCRATCH_ROWS:(thread + 1) * SCRATCH_ROWS],
+            candidates[thread * CANDIDATE_ROWS:(thread + 1) * CANDIDATE_ROWS], visited[thread], owners[thread])
+
+
+# ---------------------------------------------------------------------------------------- the end of a turn
+@nb.njit(**JIT)
+def can_end_now(r, cfg) -> bool:
+    """Some DISCARD ends the turn legally from here."""
+    p = r.current
+    for card in range(JOKER + 1):
+        if r.hand[p, card] > 0 and discard_check(r, card, True, cfg) == why.LEGAL:
+            return True
+    return False
+
+
+@nb.njit(**JIT)
+def node_status(r, allow_undo: bool, catalogue_bits, cfg) -> int:
+    """1: the turn can be finished from here at once; -1: it cannot be finished; 0: search on."""
+    if r.hand_n[r.current] == 0:
+        return 1 if out_check(r, cfg) == why.LEGAL else -1
+    if allow_undo and r.tentative > 0 and r.undos < cfg.max_undos_per_turn:
+        return 1
+    if can_end_now(r, cfg):
+        return 1
+    if hopeless(r, catalogue_bits, cfg):
+        return -1
+    return 0
+
+
+# ---------------------------------------------------------------------------------------- explored positions
+@nb.njit(**JIT)
+def position_hash(r) -> np.uint64:
+    p = r.current
+    h = np.uint64(1469598103934665603)
+    prime = np.uint64(1099511628211)
+    for card in range(JOKER + 1):
+        h = (h ^ np.uint64(r.hand[p, card] * 8 + r.pending[card])) * prime
+    h = (h ^ np.uint64(r.freed_jokers * 64 + r.opened[p] * 16 + r.taken_laid * 4 + r.tentative)) * prime
+    h = (h ^ np.uint64(r.turn_points)) * prime
+    for slot in range(r.slot_n):
+        h = (h ^ np.uint64(r.slot_suits[slot] * 4096 + r.slot_lo[slot] * 64 + r.slot_hi[slot])) * prime
+        h = (h ^ np.uint64(r.slot_joker[slot] + 64 + r.slot_pure[slot] * 256 + r.slot_key[slot] * 1024
+                           + r.slot_kind[slot] * 32768 + r.slot_jokers[slot] * 131072)) * prime
+        h = (h ^ np.uint64(r.slot_mine[slot])) * prime
+    if h == np.uint64(0):
+        h = np.uint64(1)
+    return h
+
+
+@nb.njit(**JIT)
+def remember(visited, owners, search_id: int, h: np.uint64) -> int:
+    """Record position ``h`` as being explored by search ``search_id``: returns its table index, -1 if a
+    search of the same row check proved it dead, -3 if this search has met it already (skip it either way),
+    -2 if the table is crowded (explore without memo). Open addressing; entries of earlier row checks are
+    stale."""
+    wrap = np.int64(VISITED - 1)
+    start = owners[CALL_START]
+    index = np.int64(h >> np.uint64(40)) & wrap
+    for _ in range(64):
+        owner = owners[index]
+        if owner < start:  # empty or stale
+            visited[index] = h
+            owners[index] = search_id
+            owners[VISITED + index] = 0
+            return index
+        if visited[index] == h:
+            if owners[VISITED + index] == start:
+                return -1
+            if owner == search_id:
+                return -3
+            owners[index] = search_id  # met by a search that succeeded elsewhere: not known dead
+            return index
+        index = (index + np.int64(1)) & wrap
+    return -2
+
+
+@nb.njit(**JIT)
+def mark_dead(owners, index: int) -> None:
+    """The position at table ``index`` was fully explored without a way to finish the turn."""
+    if index >= 0:
+        owners[VISITED + index] = owners[CALL_START]
+
+
+@nb.njit(**JIT)
+def begin_row_check(work) -> None:
+    """Forget the positions explored for another row or an earlier state (they are stale)."""
+    owners = work[3]
+    owners[CALL_START] = owners[NEXT_ID]
+
+
+# ---------------------------------------------------------------------------------------- the search
+@nb.njit(**JIT)
+def finishable(r, allow_undo: bool, work, catalogue, catalogue_bits, cfg) -> bool:
+    """Whether the player to act can still finish the turn legally from position ``r`` (R23)."""
+    return search(r, allow_undo, False, work, catalogue, catalogue_bits, cfg)
+
+
+@nb.njit(**JIT)
+def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_bits, cfg) -> bool:
+    """Search over locally legal plays, each applied to a copy of the record, for a legal end of the turn
+    (``node_status``). With ``commit_first`` the turn must pass through a COMMIT before it may end (R11.5
+    under ``all_at_once_may_use_table = false``). ``SEARCH_NODES`` bounds the work: a search that reaches it
+    gives up and answers "not finishable" (counted in the buffers' ``GAVE_UP``)."""
+    if not commit_first:
+        status = node_status(r, allow_undo, catalogue_bits, cfg)
+        if status != 0:
+            return status == 1
+    scratch, candidates, visited, owners = work
+    salt = np.uint64(1 + allow_undo * 2 + commit_first * 4)
+    counts = np.zeros(SEARCH_DEPTH, dtype=np.int64)
+    index = np.zeros(SEARCH_DEPTH, dtype=np.int64)
+    committed = np.zeros(SEARCH_DEPTH, dtype=np.bool_)
+    where = np.zeros(SEARCH_DEPTH, dtype=np.int64)
+    cut = np.zeros(SEARCH_DEPTH, dtype=np.bool_)
+    nodes = 0
+    limit = 2
+    while True:  # iterative deepening
+        search_id = owners[NEXT_ID]
+        owners[NEXT_ID] += 1
+        committed[0] = not commit_first
+        cut[:] = False
+        index[:] = 0
+        scratch[0] = r
+        where[0] = remember(visited, owners, search_id, position_hash(r) * salt)
+        if where[0] == -1:
+            return False  # proved dead by an earlier search of this row check
+        where[0] = max(where[0], -2)
+        used = expand(0, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
+        if used < 0:
+            return True
+        nodes += used
+        owners[PLAYS_TRIED] += used
+        level = 0
+        while level >= 0:
+            if index[level] >= counts[level]:
+                if not cut[level]:  # explored to the end: no way out from here
+                    mark_dead(owners, where[level])
+                elif level > 0:
+                    cut[level - 1] = True
+                level -= 1
+                continue
+            action = candidates[level, index[level]]
+            index[level] += 1
+            if action < 0:
+                continue
+            if level + 1 >= limit:
+                cut[level] = True
+                continue
+            scratch[level + 1] = scratch[level]
+            child = scratch[level + 1]
+            kind, a, b = decode(action, cfg)
+            apply_play(child, kind, a, b, catalogue, cfg)
+            committed_child = committed[level] or action == COMMIT
+            slot = remember(visited, owners, search_id, position_hash(child) * (salt + np.uint64(8 * committed_child)))
+            if slot == -3:  # met earlier in this pass, perhaps cut short there: not a proof of a dead end
+                cut[level] = True
+                continue
+            if slot == -1:
+                continue
+            level += 1
+            where[level] = slot
+            committed[level] = committed_child
+            index[level] = 0
+            cut[level] = False
+            used = expand(level, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
+            if used < 0:
+                return True
+            nodes += used
+            owners[PLAYS_TRIED] += used
+            if nodes > SEARCH_NODES:
+                owners[GAVE_UP] += 1
+                return False  # the positions still on the path are not marked dead
+        if not cut[0] or limit >= SEARCH_DEPTH:
+            return False
+        limit = min(2 * limit, SEARCH_DEPTH)
+
+
+@nb.njit(**JIT)
+def expand(level: int, scratch, candidates, counts, committed, allow_undo: bool, catalogue, catalogue_bits, cfg) -> int:
+    """List the plays of the position at ``level`` and check each child: returns -1 if one ends the turn
+    legally, else the number of children tried; dead children are marked -1 in the candidate list."""
+    n = play_candidates(scratch[level], candidates[level], catalogue, catalogue_bits, cfg, focused(scratch[level], cfg))
+    counts[level] = n
+    for k in range(n):
+        action = candidates[level, k]
+        scratch[level + 1] = scratch[level]
+        child = scratch[level + 1]
+        kind, a, b = decode(action, cfg)
+        apply_play(child, kind, a, b, catalogue, cfg)
+        if committed[level] or action == COMMIT:
+            status = node_status(child, allow_undo, catalogue_bits, cfg)
+        elif child.hand_n[child.current] == 0 or hopeless(child, catalogue_bits, cfg):
+            status = -1
+        else:
+            status = 0
+        if status == 1:
+            return -1
+        if status == -1:
+            candidates[level, k] = -1
+    return n
+
+
+@nb.njit(**JIT)
+def play_slot(kind: int, a: int) -> int:
+    """Table slot a LAY_OFF, TAKE or SWAP acts on, else -1."""
+    return a if kind == A_LAY_OFF or kind == A_TAKE or kind == A_SWAP else -1
+
+
+@nb.njit(**JIT)
+def play_finishable(r, kind: int, a: int, b: int, work, catalogue, catalogue_bits, cfg) -> bool:
+    """A locally legal play is legal if the turn can be finished after it (R23; E70's rule for a non-opened
+    player touching an old meld under ``all_at_once_may_use_table = false``)."""
+    p = r.current
+    slot = play_slot(kind, a)
+    needs_commit = not cfg.all_at_once_may_use_table and not r.opened[p] and kind != A_COMMIT \
+        and 0 <= slot < r.start_slots
+    if not needs_commit and not r.opened[p] and r.undos < cfg.max_undos_per_turn and r.hand_n[p] > 3:
+        return True  # a tentative play with an undo left that keeps cards in hand: undo is a way out (R24)
+    scratch = work[0]
+    top = SEARCH_DEPTH + 1
+    scratch[top] = r
+    child = scratch[top]
+    apply_play(child, kind, a, b, catalogue, cfg)
+    if child.hand_n[p] == 0:
+        return not needs_commit and out_check(child, cfg) == why.LEGAL
+    return search(child, True, needs_commit, work, catalogue, catalogue_bits, cfg)  # scratch rows below ``top``
+
+
+def search_stats(work) -> dict[str, int]:
+    """Searches run, plays tried and searches given up, over every thread's buffers."""
+    owners = work[3]
+    return {"searches": int((owners[:, NEXT_ID] - 1).sum()), "plays_tried": int(owners[:, PLAYS_TRIED].sum()),
+            "gave_up": int(owners[:, GAVE_UP].sum())}

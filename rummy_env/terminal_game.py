@@ -1,0 +1,272 @@
+"""``rummy play``: a person plays against bots in the terminal.
+
+    rummy play --rules basic --players 3 --opponents heuristic,ppo:basic_2p
+    rummy play --rules rami51 --opponents heuristic --save my_game.json
+    rummy play --resume my_game.json
+
+At each of the person's decisions the screen shows what that player can see (``rummy_env.render``,
+player's view): the hand sorted and grouped by suit, the table's melds with their owners, the
+discard pile and its top, the stock size, every hand's size and publicly known cards, the scores;
+then the legal moves, numbered, in words (rami51: COMMIT, UNDO, TAKE, SWAP, lay-offs of a joker at
+either end of a run). Type a move's number, or a command: ``d 7H`` (discard a card), ``u`` (UNDO,
+where the rules have it), ``v`` (show the table again), ``s [FILE]`` (save the game record now),
+``q`` (save and quit), ``h`` (help).
+
+Nothing is lost: a word that is not a move, a number out of range, an illegal move, the end of the
+input or Ctrl-C each get a message; on quitting, end of input or Ctrl-C the game record is saved
+(``--save FILE``, else a new ``rummy-game-*.json``) and ``rummy play --resume FILE`` continues it.
+A finished game can be saved too; ``rummy replay FILE --html FILE.html`` then shows it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence, TextIO
+
+import numpy as np
+
+from rummy_env import cards
+from rummy_env.actions import UNDO
+from rummy_env.records import GameRecord
+from rummy_env.render import describe, describe_action, outcome
+
+HELP = """commands: a move's number · d CARD (discard, e.g. d 7H or d 10♠) · u (undo, rami51) · v (show the table)
+          s [FILE] (save the game record) · q (save and quit) · h (this help)"""
+KIND_ORDER = ("draw_stock", "draw_discard", "commit", "undo", "meld", "lay_off", "take", "swap", "discard")
+
+
+class QuitGame(Exception):
+    """The person asked to stop (q, end of input or Ctrl-C); the game is saved first."""
+
+    def __init__(self, reason: str, exit_code: int):
+        super().__init__(reason)
+        self.reason, self.exit_code = reason, exit_code
+
+
+@dataclasses.dataclass
+class Bot:
+    """An opponent: its spec (for resuming), display name and policy."""
+
+    spec: str
+    name: str
+    policy: Any
+
+
+class TerminalGame:
+    """One game between a person (seat ``human``) and ``bots`` (one per other seat, in seat order),
+    recorded in ``record``; ``ask(prompt)`` reads a line (``EOFError`` at the end of the input) and
+    ``out`` is where the game writes."""
+
+    def __init__(self, record: GameRecord, human: int, bots: dict[int, Bot], ask: Callable[[str], str], out: TextIO,
+                 save_path: Path | None = None, seed: int = 0):
+        self.record, self.human, self.bots, self.ask, self.out = record, human, bots, ask, out
+        self.save_path = save_path
+        self.engine = record.replay()
+        self.layout = self.engine.layout
+        players = self.engine.rules.num_players
+        self.names = ["you" if seat == human else bots[seat].name for seat in range(players)]
+        self.rng = np.random.default_rng(seed)
+        self.saved_at: int | None = None  # moves in the record when it was last saved
+
+    # ------------------------------------------------------------------ the game loop
+    def run(self) -> int:
+        """Play to the end (or until the person quits); returns the exit code."""
+        try:
+            if self.record.actions:
+                self.say(f"resuming after move {len(self.record.actions)}")
+            while not self.engine.done[0]:
+                seat = int(self.engine.current_player[0])
+                action = self.person_move() if seat == self.human else self.bot_move(seat)
+                hands_before = int(self.engine.state["hands_played"][0])
+                self.record.play(self.engine, action)
+                if int(self.engine.state["hands_played"][0]) > hands_before and not self.engine.done[0]:
+                    self.say(outcome(self.engine.snapshot(0), self.names))
+            self.say("\n" + describe(self.engine.snapshot(0), observer=self.human, names=self.names))
+            self.offer_save()
+            return 0
+        except QuitGame as stop:
+            path = self.save(self.save_path)
+            self.say(f"{stop.reason}: the game is saved to {path} (move {len(self.record.actions)}); "
+                     f"continue it with: rummy play --resume {path}")
+            return stop.exit_code
+        except BrokenPipeError:  # the output went away (a closed pipe): keep the game all the same
+            path = self.save(self.save_path)
+            print(f"the output was closed: the game is saved to {path}", file=sys.stderr)
+            return 1
+
+    def bot_move(self, seat: int) -> int:
+        bot = self.bots[seat]
+        try:
+            observation, mask = self.engine.observe(), self.engine.legal_action_mask()
+            action = int(bot.policy.act(observation, mask, self.rng)[0])
+        except KeyboardInterrupt:
+            raise QuitGame("interrupted", 130) from None
+        self.say(f"  {bot.name} (player_{seat}): {describe_action(self.engine.snapshot(0), self.layout, action, self.names)}")
+        return action
+
+    def person_move(self) -> int:
+        snap = self.engine.snapshot(0)
+        moves = self.legal_moves(snap)
+        self.show(snap, moves)
+        while True:
+            try:
+                line = self.ask(f"your move [1-{len(moves)}, h for help]: ").strip()
+            except EOFError:
+                raise QuitGame("input ended", 1) from None
+            except KeyboardInterrupt:
+                raise QuitGame("interrupted", 130) from None
+            action = self.parse(line, moves, snap)
+            if action is not None:
+                return action
+
+    # ------------------------------------------------------------------ what the person sees and types
+    def legal_moves(self, snap: dict[str, Any]) -> list[tuple[int, str]]:
+        """The legal actions of the player to act, ordered by kind (draws, COMMIT, UNDO, melds,
+        lay-offs, TAKE, SWAP, discards), each with its words."""
+        legal = np.flatnonzero(self.engine.legal_action_mask()[0])
+        ordered = sorted(legal, key=lambda action: (KIND_ORDER.index(self.layout.decode(action)[0]), action))
+        return [(int(action), describe_action(snap, self.layout, action, self.names)) for action in ordered]
+
+    def show(self, snap: dict[str, Any], moves: list[tuple[int, str]]) -> None:
+        self.say("\n" + describe(snap, observer=self.human, names=self.names))
+        self.say("your moves:")
+        entries = [f"{number:>3}. {text}" for number, (_action, text) in enumerate(moves, start=1)]
+        width = max(len(entry) for entry in entries) + 2
+        columns = max(1, min(3, 118 // width))
+        rows = -(-len(entries) // columns)
+        for row in range(rows):
+            self.say("".join(entries[k].ljust(width) for k in range(row, len(entries), rows)).rstrip())
+
+    def parse(self, line: str, moves: list[tuple[int, str]], snap: dict[str, Any]) -> int | None:
+        """The action a line names, or None after saying why it names none (or doing a command)."""
+        word, _, rest = line.partition(" ")
+        word, rest = word.lower(), rest.strip()
+        if not line:
+            self.say(f"type a move number from 1 to {len(moves)}, or h for help")
+        elif word.lstrip("-").isdigit():
+            number = int(word)
+            if 1 <= number <= len(moves):
+                return moves[number - 1][0]
+            self.say(f"there is no move {number}: the moves are numbered 1 to {len(moves)}")
+        elif word in ("h", "help", "?"):
+            self.say(HELP)
+        elif word in ("v", "view"):
+            self.show(snap, moves)
+        elif word in ("s", "save"):
+            path = self.save(Path(rest) if rest else self.save_path)
+            self.say(f"saved the game record to {path}")
+        elif word in ("q", "quit", "exit"):
+            raise QuitGame("you quit", 0)
+        elif word in ("u", "undo"):
+            return self.checked(UNDO if self.layout.tentative else None, "UNDO")
+        elif word in ("d", "discard"):
+            try:
+                card = cards.parse(rest)
+            except ValueError as error:
+                self.say(f"which card? {error}")
+                return None
+            return self.checked(self.layout.discard(card), f"discard {cards.symbol(card)}")
+        else:
+            self.say(f"{line!r} is not a move: type a number from 1 to {len(moves)}, or h for help")
+        return None
+
+    def checked(self, action: int | None, name: str) -> int | None:
+        """``action`` if it is legal now; else None after saying why not."""
+        if action is None:
+            self.say(f"{name} is not part of these rules: every play of ruleset {self.engine.rules.ruleset!r} is final")
+            return None
+        if self.engine.is_legal(0, action):
+            return action
+        reason = self.engine.explain_illegal(0, action).split(": ", 1)[-1]
+        self.say(f"you cannot {name} now: {reason}")
+        return None
+
+    # ------------------------------------------------------------------ saving
+    def save(self, path: Path | None) -> Path:
+        if path is None:
+            path = new_record_path(self.record.seed)
+        self.record.save(path)
+        self.save_path, self.saved_at = path, len(self.record.actions)
+        return path
+
+    def offer_save(self) -> None:
+        if self.save_path is not None:
+            path = self.save(self.save_path)
+        else:
+            try:
+                answer = self.ask("save the game record? a file name (empty: don't save): ").strip()
+            except (EOFError, KeyboardInterrupt):
+                answer = ""
+            if not answer:
+                self.say("not saved")
+                return
+            path = self.save(Path(answer))
+        self.say(f"saved the game record to {path}; see it with: rummy replay {path} --html {path.with_suffix('.html')}")
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+
+def new_record_path(seed: int, folder: Path = Path(".")) -> Path:
+    """A file name for a game record that does not exist yet."""
+    stem = f"rummy-game-{time.strftime('%Y%m%d-%H%M%S')}-{seed % 100000:05d}"
+    path, number = folder / f"{stem}.json", 2
+    while path.exists():
+        path, number = folder / f"{stem}-{number}.json", number + 1
+    return path
+
+
+def opponent_specs(text: str, players: int, human: int) -> dict[int, str]:
+    """Seat -> agent spec: one spec for every other seat, or one per other seat in seat order."""
+    specs = [spec.strip() for spec in text.split(",") if spec.strip()]
+    others = [seat for seat in range(players) if seat != human]
+    if len(specs) == 1:
+        specs = specs * len(others)
+    if len(specs) != len(others):
+        raise ValueError(f"--opponents names {len(specs)} agents for {len(others)} opponent seats ({players} players): "
+                         f"give one spec for all of them or one per seat, comma-separated")
+    return dict(zip(others, specs))
+
+
+def display_names(specs: dict[int, str]) -> dict[int, str]:
+    """Short names of the bots, numbered where two would read the same."""
+    from rummy_env.agents.registry import agent_name
+
+    names = {seat: agent_name(spec) for seat, spec in specs.items()}
+    counts: dict[str, int] = {}
+    for seat, name in names.items():
+        counts[name] = counts.get(name, 0) + 1
+        if list(names.values()).count(name) > 1:
+            names[seat] = f"{name} #{counts[name]}"
+    return names
+
+
+def make_bots(specs: dict[int, str], rules) -> dict[int, Bot]:
+    """The opponents; a bad spec or checkpoint raises ``ValueError``/``FileNotFoundError`` naming it."""
+    from rummy_env.agents.registry import make_agent
+
+    names = display_names(specs)
+    return {seat: Bot(spec, names[seat], make_agent(spec, rules)) for seat, spec in specs.items()}
+
+
+def record_meta(human: int, specs: dict[int, str]) -> dict[str, Any]:
+    return {"human_seat": human, "opponents": {str(seat): spec for seat, spec in specs.items()}}
+
+
+def resume_specs(record: GameRecord, override: str | None) -> tuple[int, dict[int, str]]:
+    """The person's seat and the opponents of a saved game (``override``: other opponents)."""
+    meta = record.meta
+    if "human_seat" not in meta or "opponents" not in meta:
+        raise ValueError("this record was not saved by `rummy play` (it names no human seat and opponents); "
+                         "watch it with `rummy replay` instead")
+    human, players = int(meta["human_seat"]), int(record.rules_object().num_players)
+    if override:
+        return human, opponent_specs(override, players, human)
+    return human, {int(seat): spec for seat, spec in meta["opponents"].items()}
+
+
+def agent_list(human: int, names: dict[int, str], players: int) -> Sequence[str]:
+    return ["you" if seat == human else names[seat] for seat in range(players)]
