@@ -106,7 +106,7 @@ def clear_hand(r) -> None:
 @nb.njit(**JIT)
 def deal_hands(r, deck, use_deck: bool, cfg) -> int:
     """Shuffle the deck (or take ``deck`` in dealing order) into ``r.stock`` and deal ``hand_size`` cards
-    one at a time, clockwise from the dealer's left (B4.3, R4.3); returns how many cards were dealt."""
+    one at a time, clockwise from the dealer's left (B4, R4); returns how many cards were dealt."""
     n = cfg.deck_size
     if use_deck:
         for k in range(n):

@@ -59,7 +59,7 @@ def _seat(key: str, value: Any, players: int, none_ok: bool = False) -> int:
     if value is None and none_ok:
         return -1
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) < players:
-        raise _bad(key, value, f"a seat 0..{players - 1}" + (" or None" if none_ok else ""))
+        raise ValueError(f"position key {key!r}: {value!r} is not a seat 0..{players - 1}" + (" or None" if none_ok else ""))
     return int(value)
 
 
@@ -106,11 +106,18 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     melds = []
     for k, meld in enumerate(table):
         if not isinstance(meld, dict) or "cards" not in meld:
-            raise _bad(f"table[{k}]", meld, "a dict with 'cards' (and 'owner', 'joker_at', ...)")
+            raise ValueError(f"position key 'table': meld {k} {meld!r} is not a dict with 'cards' (and 'owner', "
+                             "'joker_at', ...)")
         if set(meld) - set(MELD_KEYS):
-            raise ValueError(f"position key 'table[{k}]': unknown keys {sorted(set(meld) - set(MELD_KEYS))}; "
+            raise ValueError(f"position key 'table': meld {k} has unknown keys {sorted(set(meld) - set(MELD_KEYS))}; "
                              f"known: {list(MELD_KEYS)}")
-        melds.append(dict(meld, cards=_cards(f"table[{k}].cards", meld["cards"])))
+        meld = dict(meld, cards=_cards("table", meld["cards"]))
+        _seat("table", meld.get("owner", 0), players)
+        try:
+            describe_meld(meld["cards"], rules, meld.get("joker_at"))
+        except ValueError as error:
+            raise ValueError(f"position key 'table': meld {k}: {error}") from error
+        melds.append(meld)
     discard = _cards("discard", position.get("discard", []))
     placed = [card for hand in hands for card in hand] + discard + [card for meld in melds for card in meld["cards"]]
     copies = np.bincount(np.r_[np.tile(np.arange(cards.NUM_NATURAL_TYPES), rules.deck_copies),
@@ -190,10 +197,7 @@ def _fill_table(rules: RummyRules, r, melds: list[dict[str, Any]]) -> None:
                          ("slot_tentative", 0), ("slot_pure", 0), ("slot_mine", 0)):
         r[field][:] = empty
     for slot, meld in enumerate(melds):
-        try:
-            kind, key, lo, hi, joker_at = describe_meld(meld["cards"], rules, meld.get("joker_at"))
-        except ValueError as error:
-            raise ValueError(f"position key 'table[{slot}]': {error}") from error
+        kind, key, lo, hi, joker_at = describe_meld(meld["cards"], rules, meld.get("joker_at"))  # checked in _fill
         if "lo" in meld and kind != KIND_SET:
             lo, hi = _count(f"table[{slot}].lo", meld["lo"], -13, 27), _count(f"table[{slot}].hi", meld["hi"], -13, 27)
             if hi - lo + 1 != len(meld["cards"]):
@@ -203,7 +207,7 @@ def _fill_table(rules: RummyRules, r, melds: list[dict[str, Any]]) -> None:
         r["slot_jokers"][slot] = meld["cards"].count(cards.JOKER)
         if kind == KIND_SET:
             r["slot_suits"][slot] = sum(1 << cards.suit_of(c) for c in meld["cards"] if c != cards.JOKER)
-        r["slot_owner"][slot] = _seat(f"table[{slot}].owner", meld.get("owner", 0), rules.num_players)
+        r["slot_owner"][slot] = int(meld.get("owner", 0))
 
 
 def _fill_seat_cards(rules: RummyRules, r, position: dict[str, Any], melds, hands) -> None:
