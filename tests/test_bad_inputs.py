@@ -213,9 +213,9 @@ BAD_RECORDS = {
     "short totals": (lambda saved: saved["position"].update(totals=[3]), "'totals'"),
     "bad winner": (lambda saved: saved["position"].update(winner=5), "'winner'"),
     "bad card": (lambda saved: saved["position"]["discard"].append(99), "'discard'"),
-    "bad meld": (lambda saved: move_to_table(saved, owner=0), r"'table\[0\]'.*not a (meld|set or a run)"),
-    "bad owner": (lambda saved: move_to_table(saved, owner=4), r"'table\[0\]'"),
-    "unknown meld key": (lambda saved: move_to_table(saved, owner=0, x=1), r"'table\[0\]'.*unknown keys \['x'\]"),
+    "bad meld": (lambda saved: move_to_table(saved, owner=0), r"'table'.*not a (meld|set or a run)"),
+    "bad owner": (lambda saved: move_to_table(saved, owner=4), r"'table'.*4 is not a seat 0..1"),
+    "unknown meld key": (lambda saved: move_to_table(saved, owner=0, x=1), r"'table'.*unknown keys \['x'\]"),
     "bad rules": (lambda saved: saved["rules"].update(num_players=9), "rules"),
 }
 
