@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 
 import rummy_env
 from rummy_env import IllegalActionError, RummyEngine, RummyRules
-from rummy_env.engine.core import PARALLEL_FROM_BATCH
+from rummy_env.engine.threads import PARALLEL_FROM_BATCH
 
 try:  # tests/ is put on sys.path by conftest.py
     import oracle as O
