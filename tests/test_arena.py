@@ -245,3 +245,16 @@ def test_a_progress_bar_only_on_a_terminal(capsys, monkeypatch):
     assert "a vs b" in capsys.readouterr().err
     evaluate.play_match(BASIC_2P, agents, ("a", "b"), games=8, seed=0, progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_gin_arena_pairs_our_agents_with_openspiels_bot(tmp_path):
+    """The arena pairing against OpenSpiel's simple gin bot (agent spec ``openspiel_bot``, the openspiel extra):
+    every pairing played with seats rotated, and the bot, as it does in OpenSpiel, beating random play."""
+    pytest.importorskip("pyspiel", reason='openspiel_bot needs open_spiel 2.0.2: pip install "rummy_env[openspiel]"')
+    evaluate.main(["--rules", "gin_openspiel", "--agents", "openspiel_bot", "heuristic", "random", "--games", "16",
+                   "--seed", "0", "--out", str(tmp_path), "--quiet"])
+    with open(tmp_path / "matches.csv") as handle:
+        rows = {(row["agent"], row["opponent"]): row for row in csv.DictReader(handle)}
+    assert set(rows) == {("openspiel_bot", "heuristic"), ("openspiel_bot", "random"), ("heuristic", "random")}
+    assert all(int(row["games"]) == 16 for row in rows.values())
+    assert int(rows["openspiel_bot", "random"]["wins"]) >= 14
