@@ -5,7 +5,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from rummy_env.engine.threads import CHUNK_SIZE, PARALLEL_FROM_BATCH
 
 
 @nb.njit(cache=True, nogil=True)
@@ -42,9 +41,5 @@ def uniform_legal_actions(action_mask: np.ndarray, rng: np.random.Generator) -> 
     """One uniformly random legal action per row of ``action_mask`` ``(B, A)``."""
     mask = np.atleast_2d(action_mask)
     actions = np.empty(mask.shape[0], dtype=np.int64)
-    if mask.shape[0] >= PARALLEL_FROM_BATCH:
-        with nb.parallel_chunksize(CHUNK_SIZE):
-            pick_legal_parallel(mask, rng.random(mask.shape[0]), actions)
-    else:
-        pick_legal(mask, rng.random(mask.shape[0]), actions)
+    pick_legal(mask, rng.random(mask.shape[0]), actions)  # one thread, as the engine (engine/threads.py)
     return actions

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from rummy_env import RummyEngine, RummyRules
-from rummy_env.engine.threads import CHUNK_SIZE
+from rummy_env.engine.threads import CHUNK_SIZE, PARALLEL
 from rummy_env.sampling import pick_legal
 
 
@@ -15,8 +15,15 @@ def test_bad_chunk_size_is_refused_by_name(bad):
         RummyEngine(RummyRules.preset("basic", num_players=2), 4, parallel=True, chunk_size=bad)
 
 
-def test_default_chunk_size_is_the_documented_one():
-    assert RummyEngine(RummyRules.preset("basic", num_players=2), 300).chunk_size == CHUNK_SIZE
+def test_defaults_are_the_documented_ones():
+    engine = RummyEngine(RummyRules.preset("basic", num_players=2), 4096)
+    assert (engine.parallel, engine.chunk_size, PARALLEL) == (PARALLEL, CHUNK_SIZE, False)
+
+
+@pytest.mark.parametrize("bad", [1, "yes"])
+def test_bad_parallel_is_refused_by_name(bad):
+    with pytest.raises(ValueError, match="parallel"):
+        RummyEngine(RummyRules.preset("basic", num_players=2), 4, parallel=bad)
 
 
 @pytest.mark.parametrize("ruleset", ["basic", "rami51"])

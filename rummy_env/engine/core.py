@@ -37,7 +37,7 @@ from rummy_env.engine import observation
 from rummy_env.engine.config import kernel_config
 from rummy_env.engine.drivers import check_actions_by_mask, done_rows, episode_winners_rows
 from rummy_env.engine.state import state_dtype
-from rummy_env.engine.threads import PARALLEL_FROM_BATCH, checked_chunk_size
+from rummy_env.engine.threads import checked_chunk_size, checked_parallel
 from rummy_env.inputs import as_actions
 from rummy_env.observations import ObservationLayout
 from rummy_env.rules import RummyRules
@@ -70,7 +70,7 @@ class RummyEngine:
         self.observation_layout = ObservationLayout(rules)
         self.cfgs, values, catalogue, catalogue_bits = kernel_config(rules, self.layout)
         self.tables = (catalogue, catalogue_bits, values)
-        self.parallel = batch_size >= PARALLEL_FROM_BATCH if parallel is None else parallel
+        self.parallel = checked_parallel(parallel)  # one thread unless asked (engine/threads.py)
         self.chunk_size = checked_chunk_size(chunk_size)  # rows per hand-out in the parallel kernels (threads.py)
         self.state = np.zeros(batch_size, dtype=state_dtype(rules))
         self.undo_copies = np.zeros(batch_size, dtype=self.state.dtype)  # where an UNDO returns (R24)
