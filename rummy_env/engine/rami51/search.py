@@ -6,12 +6,12 @@ tentative play exists, a position counts as finishable (R24). Positions met twic
 plays) are looked up in a table, ``prune.hopeless`` cuts positions with no way out, and iterative deepening
 finds short ways out before long dead ends are explored.
 
-The search is exact: it has no node budget. A turn is finite (every play lays or takes a card, and the memo
-skips positions met before), so it always ends. A way out longer than ``SEARCH_DEPTH`` plays would not be seen;
-such a cut is counted as ``gave_up`` (never seen in random play). The rare
-hard position (a player who has not opened, many cards, a crowded table) costs up to a few seconds, measured by
-``benchmarks/random_play_invariants.py``. A full table of explored positions only costs speed: the search goes
-on without remembering new positions (counted as ``memo_full``).
+``SEARCH_NODES`` bounds one search: past it, the search gives up and the play is masked out (safe: no
+masked-in play can strand the turn, but a legal play can be hidden). Counted as ``gave_up``, with the searches
+cut at ``SEARCH_DEPTH`` plays. The budget is 32 times the 32,768 plays of earlier builds: every position of a set
+of 80 slow 4-player positions (where the old budget gave up in 38) is decided within it, at up to about a second
+each; a few positions (a player who has not opened, 14 cards with jokers, jokers takeable from the table) still
+need more. A full table of explored positions only costs speed (counted as ``memo_full``).
 
 Scratch buffers, one set per thread (``search_buffers``): record copies per search level, candidate lists per
 level, the table of explored positions and counters (searches, plays tried, positions not remembered).
@@ -35,10 +35,11 @@ from rummy_env.engine.rami51.prune import hopeless
 SEARCH_DEPTH = 40         # plays explored in one turn (each play lays or takes a card)
 CANDIDATES = 1024         # local candidates kept per search level
 VISITED = 1 << 18         # positions remembered per row check (open addressing; 6 MiB a thread); beyond it, no memo
+SEARCH_NODES = 1 << 20    # plays tried by one search at most (then it gives up: see ``search``)
 SCRATCH_ROWS = SEARCH_DEPTH + 2    # per thread: the search levels, plus one row for the tested action
 CANDIDATE_ROWS = SEARCH_DEPTH + 1  # per thread: the search levels, plus the mask's own list
-# counters after the owners table: next search id, first id of the row check, searches cut short at
-# SEARCH_DEPTH (each would mask out a play unproven: expected 0), positions not remembered, plays tried
+# counters after the owners table: next search id, first id of the row check, searches given up (at SEARCH_NODES
+# or SEARCH_DEPTH: each masks a play out unproven), positions not remembered, plays tried
 NEXT_ID, CALL_START, GAVE_UP, MEMO_FULL, PLAYS_TRIED = (2 * VISITED + k for k in range(5))
 OWNERS_SIZE = 2 * VISITED + 5
 
@@ -159,8 +160,8 @@ def finishable(r, allow_undo: bool, work, catalogue, catalogue_bits, cfg) -> boo
 def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_bits, cfg) -> bool:
     """Search over locally legal plays, each applied to a copy of the record, for a legal end of the turn
     (``node_status``). With ``commit_first`` the turn must pass through a COMMIT before it may end (R11.5
-    under ``all_at_once_may_use_table = false``). Exact: it explores until it finds a way out or has
-    proved there is none."""
+    under ``all_at_once_may_use_table = false``). A search that tries more than ``SEARCH_NODES`` plays gives
+    up and answers "not finishable" (counted in ``GAVE_UP``)."""
     if not commit_first:
         status = node_status(r, allow_undo, catalogue_bits, cfg)
         if status != 0:
@@ -172,6 +173,7 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
     committed = np.zeros(SEARCH_DEPTH, dtype=np.bool_)
     where = np.zeros(SEARCH_DEPTH, dtype=np.int64)
     cut = np.zeros(SEARCH_DEPTH, dtype=np.bool_)
+    nodes = 0
     limit = 2
     while True:  # iterative deepening
         search_id = owners[NEXT_ID]
@@ -187,6 +189,7 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
         used = expand(0, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
         if used < 0:
             return True
+        nodes += used
         owners[PLAYS_TRIED] += used
         level = 0
         while level >= 0:
@@ -223,7 +226,11 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
             used = expand(level, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
             if used < 0:
                 return True
+            nodes += used
             owners[PLAYS_TRIED] += used
+            if nodes > SEARCH_NODES:
+                owners[GAVE_UP] += 1
+                return False  # the positions still on the path are not marked dead
         if not cut[0]:
             return False
         if limit >= SEARCH_DEPTH:
@@ -284,8 +291,8 @@ def play_finishable(r, kind: int, a: int, b: int, work, catalogue, catalogue_bit
 
 
 def search_stats(work) -> dict[str, int]:
-    """Searches run, plays tried, searches cut short at ``SEARCH_DEPTH`` plays (``gave_up``: a play masked
-    out without proof; expected 0) and positions the full memo could not remember, over every thread."""
+    """Searches run, plays tried, searches given up (``gave_up``: at ``SEARCH_NODES`` plays or ``SEARCH_DEPTH``
+    levels; each masks a play out unproven) and positions the full memo could not remember, over every thread."""
     owners = work[3]
     return {"searches": int((owners[:, NEXT_ID] - 1).sum()), "plays_tried": int(owners[:, PLAYS_TRIED].sum()),
             "gave_up": int(owners[:, GAVE_UP].sum()), "memo_full": int(owners[:, MEMO_FULL].sum())}
