@@ -214,8 +214,11 @@ def rules_as_dict(rules: RummyRules) -> dict[str, Any]:
 
 
 def check_rules(saved: dict[str, Any], rules: RummyRules, path: str, ignore: tuple[str, ...] = ()) -> None:
-    """Refuse a file trained under other rules, naming the knobs that differ (except ``ignore``)."""
+    """Refuse a file trained under other rules, naming the knobs that differ (except ``ignore``). A knob the
+    file does not name is newer than the file, which was trained under that knob's default."""
     expected = rules_as_dict(rules)
+    defaults = {field.name: field.default for field in dataclasses.fields(RummyRules)}
+    saved = {**{k: defaults[k] for k in expected.keys() - saved.keys() if k in defaults}, **saved}
     differing = sorted(k for k in expected.keys() | saved.keys() if k not in ignore and saved.get(k) != expected.get(k))
     if differing:
         detail = ", ".join(f"{k}: file {saved.get(k)!r} vs wanted {expected.get(k)!r}" for k in differing)
