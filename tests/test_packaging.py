@@ -5,6 +5,7 @@ shipped files, and the message a ``ppo:`` agent gives without the ``train`` extr
 from __future__ import annotations
 
 import hashlib
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -21,8 +22,16 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> zipfile.ZipFile:
-    out = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(REPO)],
+    # built from a copy of the files git knows (tracked and not ignored): setuptools' build/ folder in a checkout
+    # keeps modules from earlier builds, which would hide a package left out of pyproject.toml
+    source, out = tmp_path_factory.mktemp("source"), tmp_path_factory.mktemp("dist")
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, check=True,
+                           capture_output=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        if (REPO / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, source / name)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(source)],
                    check=True, capture_output=True)
     return zipfile.ZipFile(next(out.glob("rummy_env-*.whl")))
 
@@ -35,6 +44,11 @@ def test_the_wheel_holds_the_package_its_data_and_no_generic_top_level_name(whee
                    "agents/ppo_agent.py", "training/evaluate.py", "training/ppo_selfplay.py", "training/train_rllib.py",
                    "assets.py", "py.typed"):
         assert f"rummy_env/{module}" in names, module
+    sources = {f"rummy_env/{path.relative_to(REPO / folder)}" if folder == "rummy_env"
+               else f"rummy_env/{folder}/{path.relative_to(REPO / folder)}": path
+               for folder in ("rummy_env", "agents", "training") for path in (REPO / folder).rglob("*.py")}
+    missing = sorted(set(sources) - names)
+    assert not missing, f"modules left out of the wheel (list their packages in pyproject.toml): {missing}"
     shipped = {f"rummy_env/{path.relative_to(REPO)}": path for folder in ("configs", "checkpoints")
                for path in (REPO / folder).rglob("*") if path.is_file()}
     for name, path in shipped.items():
