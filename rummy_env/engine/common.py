@@ -101,6 +101,7 @@ def clear_hand(r) -> None:
     r.reshuffles = 0
     r.pile_n = 0
     r.doomed = 0
+    r.history[:, :, :] = 0
 
 
 @nb.njit(**JIT)

@@ -35,6 +35,7 @@ from rummy_env.actions import ActionLayout
 from rummy_env.engine import observation
 from rummy_env.engine.config import kernel_config
 from rummy_env.engine.drivers import check_actions_by_mask, done_rows, episode_winners_rows
+from rummy_env.engine.history import history_rows
 from rummy_env.engine.state import state_dtype
 from rummy_env.inputs import as_actions
 from rummy_env.observations import ObservationLayout
@@ -180,6 +181,13 @@ class RummyEngine:
         run(self.state, seat_array, self._obs, self.observation_layout.kernel_offsets, self.rules.num_players,
             self.rules.num_card_types)
         return self._obs
+
+    def public_history(self, seats: np.ndarray | None = None) -> np.ndarray:
+        """``(B, P, K, T)`` int8: the hand's public history of each row (what each seat took from the pile,
+        passed, discarded, laid, took back; ``rummy_env.observations.HISTORY_KINDS``), seats relative to
+        ``seats`` (default: the player to act), as the observation orders them; a new array."""
+        seat_array = self.state["current"] if seats is None else np.asarray(seats, dtype=np.int8)
+        return history_rows(self.state, seat_array, self.rules.num_players)
 
     def observe_records(self, records: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """Observations ``(len(records), O)`` of game records taken out of ``state`` (e.g. a copy of the rows

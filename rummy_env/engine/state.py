@@ -48,6 +48,9 @@ hand_scores       (P,)      points of the last finished hand (credited, basic; p
 totals            (P,)      game totals
 game_winners      (P,)      1 for each winner once the game is over (ties are joint)
 illegal_by        ()        seat whose illegal action ended the game (penalty policy), or -1
+history           (P,K,T)   the hand's public history: per seat, per kind of ``HISTORY_KINDS``
+                            (``rummy_env.observations``: took from the pile, passed, discarded,
+                            laid, took back), how often each card type was concerned (max 127)
 ================  ========  =================================================================
 
 Fields of the rami51 turn (zero in basic):
@@ -80,6 +83,7 @@ import functools
 
 import numpy as np
 
+from rummy_env.observations import HISTORY_KINDS
 from rummy_env.rules import RummyRules
 
 PHASE_DRAW, PHASE_PLAY, PHASE_HAND_OVER, PHASE_GAME_OVER = 0, 1, 2, 3
@@ -133,5 +137,6 @@ def _record_dtype(types: int, cards: int, slots: int) -> np.dtype:
         ("start_slots", np.int8), ("doomed", np.int8), ("all_at_once", np.int8), ("joker_finish", np.int8),
         ("turn_jokers", np.int8), ("turn_points", np.int16),
         ("pending", np.int8, (types,)),
+        ("history", np.int8, (seats, len(HISTORY_KINDS), types)),
     ]
     return np.dtype(fields, align=True)
