@@ -44,8 +44,8 @@ from rummy_env.extras import needs_extra
 from rummy_env.rules import RummyRules
 
 BASELINES = {"random": lambda rules: RandomAgent(), "greedy": GreedyAgent, "heuristic": HeuristicAgent}
-KINDS = ("random", "greedy", "heuristic", "ppo:PATH", "ppo:NAME", "sb3:PATH", "rllib:PATH", "pimc[:OPTIONS]",
-         "pimc-oracle[:OPTIONS]", "ismcts[:OPTIONS]", "ismcts-oracle[:OPTIONS]")
+KINDS = ("random", "greedy", "heuristic", "ppo:PATH", "ppo:NAME", "sb3:PATH", "rllib:PATH", "pimc", "pimc-oracle",
+         "ismcts", "ismcts-oracle", "pimc:OPTIONS")
 SEARCHES = ("pimc", "pimc-oracle", "ismcts", "ismcts-oracle")
 
 

@@ -44,12 +44,12 @@ from rummy_env import cards
 from rummy_env.engine.worlds import FEATURES, NUM_FEATURES, features_rows, mcmc_rows, sample_rows
 from rummy_env.rules import RummyRules
 
-__all__ = ["BeliefModel", "Worlds", "deck_counts", "log_likelihood_gain", "sample_worlds"]
+__all__ = ["BeliefModel", "Worlds", "deck_counts", "holding_probabilities", "log_likelihood_gain", "sample_worlds"]
 
 # weights fitted by training/fit_beliefs.py (HeuristicAgent self-play, 2 players); see its docstring
 FITTED: dict[str, tuple[float, ...]] = {
-    "basic": (-0.5518, -0.6386, -0.4081, -1.6014, -1.5714, -1.3783, -0.3108, -0.0951, -0.4243, -3.0513, -8.0000,
-              -8.0000, -6.0421, 1.1646, 0.0000),
+    "basic": (-0.4690, -0.5605, -0.3511, -1.5409, -1.5013, -1.3445, -0.3174, -0.0976, -0.4053, -3.0468, -8.0000,
+              -8.0000, -6.2168, 1.2436, 0.0000, -0.5398, -1.1539),
     "rami51": (0.0,) * NUM_FEATURES,
 }
 
@@ -149,6 +149,13 @@ def sample_worlds(rules: RummyRules, record, seat: int, n: int, seed: int = 0, *
 def _log_mean_exp(values: np.ndarray) -> float:
     top = values.max()
     return float(top + np.log(np.mean(np.exp(values - top))))
+
+
+def holding_probabilities(worlds: Worlds | np.ndarray, players: int) -> np.ndarray:
+    """``(P, T)``: over the worlds, how often each seat holds at least one card of each type, what a sampler
+    believes about the other hands (the seat's own hand and known cards are certain)."""
+    records = worlds.records if isinstance(worlds, Worlds) else worlds
+    return (records["hand"][:, :players] > 0).mean(axis=0)
 
 
 def log_likelihood_gain(model: BeliefModel, record, seat: int, candidates: int = 4096, seed: int = 0) -> float:

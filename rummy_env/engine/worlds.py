@@ -28,7 +28,7 @@ from rummy_env.observations import H_DISCARDED, H_PASSED, H_TOOK
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 FEATURES = ("passed_rank", "passed_run1", "passed_run2", "discarded_rank", "discarded_run1", "discarded_run2",
             "took_rank", "took_run1", "took_run2", "fits_table", "passed_itself", "discarded_itself",
-            "melds_in_hand", "partner_pairs", "jokers")
+            "melds_in_hand", "partner_pairs", "jokers", "passed_melds", "discarded_melds")
 NUM_FEATURES = len(FEATURES)
 
 
@@ -191,7 +191,8 @@ def world_features(w, seat: int, players: int, catalogue_bits, out) -> None:
     that are not publicly known in world ``w``: per card, how often the seat passed, discarded or took its
     partners (same rank; same suit one or two apart), whether it fits a table meld, whether the seat passed
     or discarded that very card; per hand, the 3-card melds it holds and its partner pairs (each with a card
-    not publicly known), and its hidden jokers."""
+    not publicly known), its hidden jokers, and the pairs of its cards that make a 3-card meld with a card it
+    passed, or with a card it discarded."""
     out[:] = 0.0
     kinds = (H_PASSED, H_DISCARDED, H_TOOK)
     for q in range(players):
@@ -226,8 +227,19 @@ def world_features(w, seat: int, players: int, catalogue_bits, out) -> None:
                     hidden_bits |= np.uint64(1) << np.uint64(JOKER)
         for entry in range(catalogue_bits.shape[0]):
             meld = catalogue_bits[entry]
-            if meld & ~bits == 0 and meld & hidden_bits != 0:
+            if meld & hidden_bits == 0:
+                continue
+            missing = meld & ~bits
+            if missing == 0:
                 out[12] += 1
+            elif missing & (missing - np.uint64(1)) == 0:  # one card short: was it passed or discarded?
+                card = 0
+                while (missing >> np.uint64(card)) & np.uint64(1) == 0:
+                    card += 1
+                if w.history[q, H_PASSED, card] > 0:
+                    out[15] += 1
+                if w.history[q, H_DISCARDED, card] > 0:
+                    out[16] += 1
         for a in range(JOKER):
             if not (bits >> np.uint64(a)) & np.uint64(1):
                 continue
