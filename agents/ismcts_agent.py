@@ -1,11 +1,12 @@
 """``ISMCTSAgent``: single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse
 2012) on the batched engine.
 
-Per decision with more than one legal action, ``iterations`` iterations (or as many as ``seconds`` allow,
-in chunks of ``chunk``, at most ``iterations``) each determinize with the next of ``worlds`` worlds of the
-belief, taken in turn (``rummy_env.beliefs``; the oracle keeps the other hands), descend the one tree of the searching seat's view
-with UCB over the actions available in that world (``exploration``), expand a node, play the hand out with
-the compiled rollout policy and credit the path (``rummy_env.engine.ismcts``). The move is the root's most
+Per decision with more than one legal action, ``iterations`` iterations (or as many as the time bank of
+``seconds`` per decision on average allows, in chunks of ``chunk``, at most ``iterations``) each determinize
+with the next of ``worlds`` worlds of the belief, taken in turn (``rummy_env.beliefs``; the oracle keeps the
+other hands), descend the one tree of the searching seat's view with UCB over the actions available in that
+world (``exploration``), expand a node, play the hand out with the compiled rollout policy and credit the
+path (``rummy_env.engine.ismcts``). The move is the root's most
 visited child. Every decision of a turn is searched alike: draws, melds, lay-offs, discards (and COMMIT,
 UNDO, TAKE, SWAP in rami51).
 
@@ -43,7 +44,7 @@ class ISMCTSAgent(SearchAgent):
         self.links, self.counts = tree_arrays(iterations + 1)
 
     def decide(self, record: np.ndarray, undo: np.ndarray, legal: np.ndarray, anchor: int, seed: int) -> int:
-        started = time.perf_counter()
+        started = time.process_time()
         worlds = self.worlds(record, undo, min(self.max_worlds, self.iterations), seed)
         links, counts = self.links, self.counts
         links[0] = -1

@@ -13,8 +13,12 @@ COMMIT, UNDO, TAKE and SWAP too):
    action of a world meets the same deal and the same rollout random numbers). Unanchored "best mean" loses
    to the blueprint's noise: with few worlds most apparent gains are luck.
 
-The budget is ``worlds`` per decision, or ``seconds``: worlds are then played out in chunks of
-``chunk`` until the time is spent (at least one chunk), at most ``worlds`` of them.
+Worlds are played out in chunks of ``chunk``. From the second chunk on, the search **races**: an action whose
+paired gain over the blueprint's cannot exceed zero (mean plus ``z`` standard errors) is dropped, and the
+search stops when only the blueprint's action is left; the others are played out on more worlds. The budget
+is ``worlds`` per decision, or ``seconds`` per decision on average: each decision adds ``seconds`` to a time
+bank (at most ``4 * seconds`` in it) and a search stops when its share is spent (after at least one chunk),
+at most ``worlds`` worlds.
 
     agent = PIMCAgent(rules, worlds=128)                      # arena spec "pimc:worlds=128"
     agent = PIMCAgent(rules, worlds=128, oracle=True)         # "pimc-oracle": sees the other hands
@@ -49,21 +53,33 @@ class PIMCAgent(SearchAgent):
         self.max_worlds, self.z, self.chunk = worlds, z, chunk
 
     def decide(self, record: np.ndarray, undo: np.ndarray, legal: np.ndarray, anchor: int, seed: int) -> int:
-        started = time.perf_counter()
+        started = time.process_time()
         seat = int(record[0]["current"])
         worlds = self.worlds(record, undo, self.max_worlds, seed)
         values = np.zeros((len(worlds), legal.size))
-        step = self.chunk if self.seconds is not None else len(worlds)
+        alive = np.ones(legal.size, dtype=bool)
+        mine = int(np.flatnonzero(legal == anchor)[0])
         done = 0
         while done < len(worlds):
-            end = min(done + step, len(worlds))
+            end = min(done + self.chunk, len(worlds))
+            columns = np.flatnonzero(alive)
+            played = np.zeros((end - done, columns.size))
             self.stats["rollout_steps"] += self.kernels.evaluate(
-                worlds.records[done:end], worlds.undo[done:end], legal, seat, self.codes, np.uint64(seed % 2**64),
-                self.work, self.tables, self.cfgs, ROLLOUT_CAP, self.scratch, self.scratch_undo, values[done:end])
+                worlds.records[done:end], worlds.undo[done:end], legal[columns], seat, self.codes,
+                np.uint64(seed % 2**64), self.work, self.tables, self.cfgs, ROLLOUT_CAP, self.scratch, self.scratch_undo,
+                played)
+            values[done:end, columns] = played
             done = end
+            if done >= 2 * self.chunk:  # racing: drop the actions that clearly do no better than the anchor
+                gains = values[:done] - values[:done, mine:mine + 1]
+                upper = gains.mean(axis=0) + self.z * gains.std(axis=0, ddof=1) / np.sqrt(done)
+                alive &= (upper > 0) | (np.arange(legal.size) == mine)
+                if alive.sum() == 1:
+                    break
             if self.spend(started):
                 break
-        return anchored_choice(values[:done], legal, anchor, self.z)
+        columns = np.flatnonzero(alive)
+        return anchored_choice(values[:done, columns], legal[columns], anchor, self.z)
 
 
 def anchored_choice(values: np.ndarray, legal: np.ndarray, anchor: int, z: float) -> int:

@@ -1,6 +1,6 @@
-"""The hand's public history (``RummyEngine.public_history``, ``rummy_env.observations.HISTORY_KINDS``): counted
-as an independent tally of the actions says, the same for every observer up to the seat rotation, zeroed at a
-deal, kept by snapshot/load."""
+"""The hand's public history (``RummyEngine.public_history``, ``rummy_env.observations.HISTORY_KINDS``, and each
+seat's last discard): counted as an independent tally of the actions says, the same for every observer up to
+the seat rotation, zeroed at a deal, kept by snapshot/load."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ def test_history_is_the_tally_of_the_actions(ruleset, players, steps):
     rng = np.random.default_rng(players)
     types = rules.num_card_types
     tally = np.zeros((6, players, len(HISTORY_KINDS), types), dtype=np.int64)
+    last = np.full((6, players), -1)
     checked = 0
     for _ in range(steps):
         live = ~engine.done
@@ -58,6 +59,7 @@ def test_history_is_the_tally_of_the_actions(ruleset, players, steps):
                 tally[row, seat, H_TOOK, top] += 1
             elif kind == "discard":
                 tally[row, seat, H_DISCARDED, engine.layout.decode(int(actions[row]))[1]] += 1
+                last[row, seat] = engine.layout.decode(int(actions[row]))[1]
             elif kind != "commit":
                 change = after["hand"][seat, :types].astype(np.int64) - r["hand"][seat, :types]
                 tally[row, seat, H_LAID] += np.maximum(-change, 0)
@@ -65,9 +67,11 @@ def test_history_is_the_tally_of_the_actions(ruleset, players, steps):
             if after["hands_played"] > r["hands_played"] or engine.done[row]:
                 continue
             np.testing.assert_array_equal(after["history"][:players], np.minimum(tally[row], 127))
+            np.testing.assert_array_equal(after["last_discard"][:players], last[row])
             checked += 1
         ended = engine.done.copy()
         tally[ended] = 0
+        last[ended] = -1
         engine.reset(rows=ended)
         np.testing.assert_array_equal(engine.state["history"][ended], 0)  # a new deal starts a new history
     assert checked > 300
@@ -92,7 +96,7 @@ def test_public_history_is_relative_to_the_observer_and_survives_snapshot_load(r
         for relative in range(players):
             np.testing.assert_array_equal(seen[:, relative], engine.state["history"][:, (observer + relative) % players])
     position = engine.snapshot(0)
-    assert set(position["history"]) == set(HISTORY_KINDS)
+    assert set(position["history"]) == set(HISTORY_KINDS) | {"last_discard"}
     engine.load(1, position)
     np.testing.assert_array_equal(engine.state["history"][1], engine.state["history"][0])
     with pytest.raises(ValueError, match="history"):

@@ -15,8 +15,9 @@ one of its seats is to move. The same seed gives the same games and results.
 exchanged), so that the luck of the cards cancels between the two and win rates need fewer games for the
 same precision. ``games`` must then be even.
 
-**Time per move**: the time each agent spends in ``act`` divided by the decisions it made (rows it acted
-on), one thread for the engine; a batched agent's time is shared by the rows of a call.
+**Time per move**: the processor time (``time.process_time``: CPU seconds, whatever else the machine runs)
+each agent spends in ``act`` divided by the decisions it made (rows it acted on), the engine on one thread;
+a batched agent's time is shared by the rows of a call.
 
 With ``records=DIR``, every game is also written as a game record (``rummy_env.records``,
 ``DIR/game_000001.json`` …) that ``rummy replay`` replays exactly.
@@ -175,10 +176,10 @@ def play_match(rules: RummyRules, agents: Sequence[Any], names: Sequence[str], g
         for slot, agent in enumerate(agents):
             mine = actors == slot
             if mine.any():
-                start = time.perf_counter()
+                start = time.process_time()
                 actions[mine] = act_on(agent, observations[mine], masks[mine], rngs[slot], engine.state[mine],
                                        engine.undo_copies[mine])
-                seconds[slot] += time.perf_counter() - start
+                seconds[slot] += time.process_time() - start
                 decisions[slot] += int(mine.sum())
         engine.step(actions, rows=playing)
         if logs is not None:

@@ -6,8 +6,8 @@ Reported per pairing: wins of each side and draws (no winner, or both sides winn
 hand or a shared game), the first agent's win rate ``wins / games`` with its 95% Wilson interval, and
 the mean score difference per game in points, positive when the first agent did better (rami51
 counts penalties, so its sign is flipped there). Ratings: openskill's Plackett-Luce model over all
-games of the league, interleaved across pairings, with ``ordinal = mu - 3 sigma``. Time per move: the seconds
-each agent spends per decision (one thread). ``--duplicate`` plays every deal twice, seats swapped
+games of the league, interleaved across pairings, with ``ordinal = mu - 3 sigma``. Time per move: the
+processor seconds each agent spends per decision (one thread). ``--duplicate`` plays every deal twice, seats swapped
 (``rummy_env.training.arena``); the README league always does.
 
     rummy arena --rules basic --players 2 --agents heuristic random --games 2000 --seed 0 --out results/basic_2p
@@ -74,8 +74,8 @@ def markdown_report(title: str, rules: RummyRules, results: Sequence[MatchResult
     deals = " (duplicate deals: each deal played twice, seats swapped)" if all(r.duplicate for r in results) else ""
     lines = [f"### {title}", "", f"{games}{deals}, {episode_note(rules)}; {seating}; "
              f"win rate = wins / games with its 95% Wilson interval; score difference in points per game "
-             f"(positive: the first agent scored {better}); time per move: seconds per decision of each agent, "
-             f"one thread.", "",
+             f"(positive: the first agent scored {better}); s / move: CPU seconds per decision of each agent "
+             f"(one thread).", "",
              "| agent | opponent | games | W / D / L | win rate [95% CI] | score diff | s / move |",
              "| --- | --- | ---: | ---: | --- | ---: | ---: |"]
     for row in (result.summary() for result in results):

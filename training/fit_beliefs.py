@@ -107,12 +107,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=3000)
     parser.add_argument("--worlds", type=int, default=256)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--l2", type=float, default=1e-2, help="L2 penalty on the standardised weights")
     args = parser.parse_args(argv)
     rules = make_rules(args.rules, args.players)
     records, seats = collect_positions(rules, args.opponent, args.positions, args.seed)
     truth, uniform = feature_sets(rules, records, seats, args.worlds, args.seed)
     held_out = np.arange(len(records)) % 5 == 0
-    weights = fit(truth[~held_out], uniform[~held_out])
+    weights = fit(truth[~held_out], uniform[~held_out], args.l2)
     gain = log_likelihood(weights, truth[held_out], uniform[held_out])
     print(f"{len(records)} positions ({held_out.sum()} held out); log-likelihood gain over uniform on held-out "
           f"positions: {gain.mean():.3f} ± {1.96 * gain.std(ddof=1) / np.sqrt(held_out.sum()):.3f} nats")

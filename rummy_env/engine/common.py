@@ -102,6 +102,7 @@ def clear_hand(r) -> None:
     r.pile_n = 0
     r.doomed = 0
     r.history[:, :, :] = 0
+    r.last_discard[:] = -1
 
 
 @nb.njit(**JIT)

@@ -1,6 +1,6 @@
 """The hand's public history in the record (``history``, kinds ``rummy_env.observations.HISTORY_KINDS``):
-what each seat took from the pile, passed, discarded, laid and took back, noted by the step driver around
-every action, the same for every rule family.
+what each seat took from the pile, passed, discarded, laid and took back, and the card each seat discarded
+last (``last_discard``), noted by the step driver around every action, the same for every rule family.
 
 Draws, discards, new melds and lay-offs are noted from the action alone, before it is applied. Plays whose
 cards only the family knows (TAKE and SWAP, R13, R14) and UNDO (R24, which restores the record of the turn's
@@ -43,6 +43,7 @@ def note_action(r, kind: int, a: int, b: int, catalogue, cfg) -> None:
         note(r, p, H_TOOK, r.pile[r.pile_n - 1])
     elif kind == A_DISCARD:
         note(r, p, H_DISCARDED, a)
+        r.last_discard[p] = a
     elif kind == A_MELD:
         for k in range(3):
             note(r, p, H_LAID, catalogue[a, k])

@@ -193,10 +193,16 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
 
 
 def _fill_history(r, history: Any, players: int) -> None:
-    if not isinstance(history, dict) or set(history) - set(HISTORY_KINDS):
-        raise _bad("history", history, f"a dict with keys among {list(HISTORY_KINDS)}")
+    if not isinstance(history, dict) or set(history) - set(HISTORY_KINDS) - {"last_discard"}:
+        raise _bad("history", history, f"a dict with keys among {list(HISTORY_KINDS) + ['last_discard']}")
     r["history"][:] = 0
+    r["last_discard"][:] = -1
+    for seat, card in enumerate(_per_seat("history.last_discard", history.get("last_discard", [None] * players),
+                                          players)):
+        r["last_discard"][seat] = -1 if card is None else _cards(f"history.last_discard[{seat}]", [card])[0]
     for kind, per_seat in history.items():
+        if kind == "last_discard":
+            continue
         for seat, concerned in enumerate(_per_seat(f"history.{kind}", per_seat, players)):
             counts = np.bincount(np.array(_cards(f"history.{kind}[{seat}]", concerned), dtype=np.int64),
                                  minlength=r["history"].shape[-1])

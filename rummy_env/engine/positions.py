@@ -21,7 +21,8 @@ key                    value
 ``game_winners``       seats; ``illegal_by``: seat or None; ``rng``: the row's generator state
 ``history``            the hand's public history: for each kind of ``HISTORY_KINDS``
                        (``rummy_env.observations``), one list of cards per seat, a card
-                       repeated as often as it was concerned; optional in ``load`` (empty)
+                       repeated as often as it was concerned, and ``last_discard``: per
+                       seat the card it discarded last, or None; optional in ``load`` (empty)
 =====================  ==============================================================
 
 Ruleset ``rami51`` adds (card type 52 is the joker; cards appear once per copy):
@@ -121,7 +122,8 @@ def snapshot(rules: RummyRules, r, undo=None) -> dict[str, Any]:
         "illegal_by": _none_if_negative(int(r["illegal_by"])),
         "rng": int(r["rng"]),
         "history": {kind: [_cards_of(r["history"][seat, k]) for seat in range(players)]
-                    for k, kind in enumerate(HISTORY_KINDS)},
+                    for k, kind in enumerate(HISTORY_KINDS)} | {"last_discard": [
+                        _none_if_negative(int(card)) for card in r["last_discard"][:players]]},
     }
     if rules.ruleset == "rami51":
         position |= _rami_snapshot(rules, r, undo, table)

@@ -51,6 +51,7 @@ illegal_by        ()        seat whose illegal action ended the game (penalty po
 history           (P,K,T)   the hand's public history: per seat, per kind of ``HISTORY_KINDS``
                             (``rummy_env.observations``: took from the pile, passed, discarded,
                             laid, took back), how often each card type was concerned (max 127)
+last_discard      (P,)      the card each seat discarded last this hand, or -1
 ================  ========  =================================================================
 
 Fields of the rami51 turn (zero in basic):
@@ -138,5 +139,6 @@ def _record_dtype(types: int, cards: int, slots: int) -> np.dtype:
         ("turn_jokers", np.int8), ("turn_points", np.int16),
         ("pending", np.int8, (types,)),
         ("history", np.int8, (seats, len(HISTORY_KINDS), types)),
+        ("last_discard", np.int8, (seats,)),
     ]
     return np.dtype(fields, align=True)

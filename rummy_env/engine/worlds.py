@@ -28,7 +28,7 @@ from rummy_env.observations import H_DISCARDED, H_PASSED, H_TOOK
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 FEATURES = ("passed_rank", "passed_run1", "passed_run2", "discarded_rank", "discarded_run1", "discarded_run2",
             "took_rank", "took_run1", "took_run2", "fits_table", "passed_itself", "discarded_itself",
-            "melds_in_hand", "partner_pairs", "jokers", "passed_melds", "discarded_melds")
+            "melds_in_hand", "partner_pairs", "jokers", "passed_melds", "discarded_melds", "kept_less_useful")
 NUM_FEATURES = len(FEATURES)
 
 
@@ -191,8 +191,9 @@ def world_features(w, seat: int, players: int, catalogue_bits, out) -> None:
     that are not publicly known in world ``w``: per card, how often the seat passed, discarded or took its
     partners (same rank; same suit one or two apart), whether it fits a table meld, whether the seat passed
     or discarded that very card; per hand, the 3-card melds it holds and its partner pairs (each with a card
-    not publicly known), its hidden jokers, and the pairs of its cards that make a 3-card meld with a card it
-    passed, or with a card it discarded."""
+    not publicly known), its hidden jokers, the pairs of its cards that make a 3-card meld with a card it
+    passed, or with a card it discarded, and the cards it kept that were less useful than its last discard
+    (fewer partners in its hand then, or as many and worth more: the heuristic discards the least useful)."""
     out[:] = 0.0
     kinds = (H_PASSED, H_DISCARDED, H_TOOK)
     for q in range(players):
@@ -240,6 +241,7 @@ def world_features(w, seat: int, players: int, catalogue_bits, out) -> None:
                     out[15] += 1
                 if w.history[q, H_DISCARDED, card] > 0:
                     out[16] += 1
+        out[17] += kept_less_useful(w, q)
         for a in range(JOKER):
             if not (bits >> np.uint64(a)) & np.uint64(1):
                 continue
@@ -248,6 +250,34 @@ def world_features(w, seat: int, players: int, catalogue_bits, out) -> None:
                                                                or (hidden_bits >> np.uint64(b)) & np.uint64(1)):
                     if _near(a, b, 0) or _near(a, b, 1) or _near(a, b, 2):
                         out[13] += 1
+
+
+@nb.njit(**JIT)
+def _partners_in(w, q: int, card: int, extra: int) -> int:
+    """Meld partners of ``card`` (same rank; same suit one or two apart) in seat ``q``'s hand plus ``extra``."""
+    total = 0
+    for other in range(JOKER):
+        count = w.hand[q, other] + (1 if other == extra else 0)
+        if count > 0 and (_near(card, other, 0) or _near(card, other, 1) or _near(card, other, 2)):
+            total += count
+    return total
+
+
+@nb.njit(**JIT)
+def kept_less_useful(w, q: int) -> int:
+    """Cards of seat ``q``'s hand less useful than the card it discarded last, in the hand it discarded from
+    (the hand now plus that card; it has not drawn since)."""
+    last = w.last_discard[q]
+    if last < 0 or last >= JOKER:
+        return 0
+    discarded = _partners_in(w, q, last, last)
+    count = 0
+    for t in range(JOKER):
+        if w.hand[q, t] > 0:
+            useful = _partners_in(w, q, t, last)
+            if useful < discarded or (useful == discarded and min(t % 13, 9) > min(last % 13, 9)):
+                count += w.hand[q, t]
+    return count
 
 
 @nb.njit(**JIT)
