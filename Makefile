@@ -48,7 +48,7 @@ bench: $(VENV)/.installed $(BENCH_VENV)/.installed   ## throughput beside the an
 	$(PY) benchmarks/throughput.py --ruleset rami51 --players 2 --bench-python $(BENCH_VENV)/bin/python
 	$(PY) benchmarks/throughput.py --ruleset rami51 --players 4 --batches 1,4096 --bench-python $(BENCH_VENV)/bin/python
 
-league: $(VENV)/.installed        ## the README's arena tables from the shipped checkpoints (a few minutes)
+league: $(VENV)/.installed        ## the README's arena tables from the shipped checkpoints and the searchers (about an hour on one core)
 	$(PY) -m rummy_env.training.evaluate league --out results --readme README.md
 
 docs: $(VENV)/.installed          ## the documentation (rules book, guides, API reference) in docs/_build/html, built strictly

@@ -14,7 +14,8 @@ trains on everything collected so far for ``--epochs`` passes: cross-entropy on 
 legal actions, and the value head on the episode's outcome for the acting seat (``reward = "win"``: +1 win,
 -1 loss), so that a PPO run started from it (``ppo_selfplay --config ... init_policy``) has a critic too.
 
-The architecture comes from the PPO config (``--config``: ``hidden_size``, ``num_layers``, ``card_features``);
+The architecture comes from the PPO config (``--config``: ``hidden_size``, ``num_layers``, ``card_features``;
+``--hidden-size`` and ``--num-layers`` override the first two);
 the run writes ``policy.pt`` (the format of ``ppo_selfplay``'s policy files, so ``PPOAgent.load`` and the agent
 spec ``ppo:PATH`` read it) and ``distill.csv`` (per round: states, accuracy on a held-out tenth, seconds).
 """
@@ -137,6 +138,8 @@ def train(network: ActorCritic, data: Dataset, epochs: int, learning_rate: float
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", default="basic_2p", help="PPO config (rules and network architecture)")
+    parser.add_argument("--hidden-size", type=int, help="the network's width (default: the config's)")
+    parser.add_argument("--num-layers", type=int, help="the network's hidden layers (default: the config's)")
     parser.add_argument("--teacher", default="heuristic", help="agent spec whose decisions are cloned")
     parser.add_argument("--init", help="a policy file to start from (else a fresh network)")
     parser.add_argument("--states", type=int, default=400_000, help="decisions collected per round")
@@ -154,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--states, --rounds and --epochs must be at least 1 and --student-share in [0, 1]")
     try:
         check_out_dir(args.out, None)
-        config = load_config(args.config, seed=args.seed)
+        config = load_config(args.config, seed=args.seed, hidden_size=args.hidden_size, num_layers=args.num_layers)
     except (ValueError, FileExistsError, FileNotFoundError) as error:
         parser.error(str(error))
     torch.set_num_threads(args.torch_threads)
@@ -162,10 +165,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     rng = np.random.default_rng(args.seed)
     rules = make_env_rules(config)
     teacher = make_agent(args.teacher, rules)
+    network = ActorCritic(rules, config.hidden_size, config.num_layers, config.card_features)
     if args.init:
-        network = PPOAgent.load(args.init, rules).network
-    else:
-        network = ActorCritic(rules, config.hidden_size, config.num_layers, config.card_features)
+        try:
+            network.load_state_dict(PPOAgent.load(args.init, rules).network.state_dict())
+        except RuntimeError as error:
+            parser.error(f"--init {args.init} is not a network of this architecture (hidden_size "
+                         f"{config.hidden_size}, num_layers {config.num_layers}, card_features "
+                         f"{config.card_features}): {str(error).splitlines()[0]}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     data, log = Dataset(), []
