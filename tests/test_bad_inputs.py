@@ -195,9 +195,16 @@ def duplicated_card(saved):
     saved["position"]["hands"][0][0] = saved["position"]["hands"][1][0]
 
 
+def move_to_table(saved, owner, **extra):
+    """Three cards of player_0's hand that make no meld, put on the table as one (every card still once)."""
+    hand = saved["position"]["hands"][0]
+    cards = [hand.pop(0), hand.pop(-1), hand.pop(len(hand) // 2)]
+    saved["position"]["table"] = [{"owner": owner, "cards": cards, **extra}]
+
+
 BAD_RECORDS = {
     "duplicated card": (duplicated_card, "exactly once"),
-    "current 7 of 2 players": (lambda saved: saved["position"].update(current=7), "'current'.*not a seat 0..1"),
+    "current 7 of 2 players": (lambda saved: saved["position"].update(current=7), "'current'.*seat 0..1"),
     "unknown position key": (lambda saved: saved["position"].update(colour="red"), r"unknown position keys \['colour'\]"),
     "unknown record key": (lambda saved: saved.update(comment="x"), "keys"),
     "no position": (lambda saved: saved.pop("position"), "keys"),
@@ -206,10 +213,9 @@ BAD_RECORDS = {
     "short totals": (lambda saved: saved["position"].update(totals=[3]), "'totals'"),
     "bad winner": (lambda saved: saved["position"].update(winner=5), "'winner'"),
     "bad card": (lambda saved: saved["position"]["discard"].append(99), "'discard'"),
-    "bad meld": (lambda saved: saved["position"].update(table=[{"owner": 0, "cards": [0, 20, 40]}]), "'table'"),
-    "bad owner": (lambda saved: saved["position"].update(table=[{"owner": 4, "cards": []}]), "'table'"),
-    "unknown meld key": (lambda saved: saved["position"].update(table=[{"owner": 0, "cards": "5H 5S 5D", "x": 1}]),
-                         r"'table'.*unknown keys \['x'\]"),
+    "bad meld": (lambda saved: move_to_table(saved, owner=0), r"'table'.*not a (meld|set or a run)"),
+    "bad owner": (lambda saved: move_to_table(saved, owner=4), r"'table'.*4 is not a seat 0..1"),
+    "unknown meld key": (lambda saved: move_to_table(saved, owner=0, x=1), r"'table'.*unknown keys \['x'\]"),
     "bad rules": (lambda saved: saved["rules"].update(num_players=9), "rules"),
 }
 

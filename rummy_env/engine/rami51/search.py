@@ -6,8 +6,15 @@ tentative play exists, a position counts as finishable (R24). Positions met twic
 plays) are looked up in a table, ``prune.hopeless`` cuts positions with no way out, and iterative deepening
 finds short ways out before long dead ends are explored.
 
-Scratch buffers, one set per thread (``SearchBuffers``): record copies per search level, candidate lists per
-level, the table of explored positions and counters (searches, plays tried, give-ups).
+The search is exact: it has no node budget. A turn is finite (every play lays or takes a card, and the memo
+skips positions met before), so it always ends. A way out longer than ``SEARCH_DEPTH`` plays would not be seen;
+such a cut is counted as ``gave_up`` (never seen in random play). The rare
+hard position (a player who has not opened, many cards, a crowded table) costs up to a few seconds, measured by
+``benchmarks/random_play_invariants.py``. A full table of explored positions only costs speed: the search goes
+on without remembering new positions (counted as ``memo_full``).
+
+Scratch buffers, one set per thread (``search_buffers``): record copies per search level, candidate lists per
+level, the table of explored positions and counters (searches, plays tried, positions not remembered).
 """
 
 from __future__ import annotations
@@ -27,13 +34,13 @@ from rummy_env.engine.rami51.prune import hopeless
 
 SEARCH_DEPTH = 40         # plays explored in one turn (each play lays or takes a card)
 CANDIDATES = 1024         # local candidates kept per search level
-VISITED = 1 << 14         # positions remembered per row check (open addressing); beyond it, no memo
-SEARCH_NODES = 1 << 15    # plays tried by one search at most (then it gives up: see ``search``)
+VISITED = 1 << 18         # positions remembered per row check (open addressing; 6 MiB a thread); beyond it, no memo
 SCRATCH_ROWS = SEARCH_DEPTH + 2    # per thread: the search levels, plus one row for the tested action
 CANDIDATE_ROWS = SEARCH_DEPTH + 1  # per thread: the search levels, plus the mask's own list
-# counters after the owners table: next search id, first id of the row check, give-ups, plays tried
-NEXT_ID, CALL_START, GAVE_UP, PLAYS_TRIED = (2 * VISITED + k for k in range(4))
-OWNERS_SIZE = 2 * VISITED + 4
+# counters after the owners table: next search id, first id of the row check, searches cut short at
+# SEARCH_DEPTH (each would mask out a play unproven: expected 0), positions not remembered, plays tried
+NEXT_ID, CALL_START, GAVE_UP, MEMO_FULL, PLAYS_TRIED = (2 * VISITED + k for k in range(5))
+OWNERS_SIZE = 2 * VISITED + 5
 
 
 def search_buffers(threads: int, record_dtype: np.dtype) -> tuple:
@@ -123,6 +130,7 @@ def remember(visited, owners, search_id: int, h: np.uint64) -> int:
             owners[index] = search_id  # met by a search that succeeded elsewhere: not known dead
             return index
         index = (index + np.int64(1)) & wrap
+    owners[MEMO_FULL] += 1
     return -2
 
 
@@ -151,8 +159,8 @@ def finishable(r, allow_undo: bool, work, catalogue, catalogue_bits, cfg) -> boo
 def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_bits, cfg) -> bool:
     """Search over locally legal plays, each applied to a copy of the record, for a legal end of the turn
     (``node_status``). With ``commit_first`` the turn must pass through a COMMIT before it may end (R11.5
-    under ``all_at_once_may_use_table = false``). ``SEARCH_NODES`` bounds the work: a search that reaches it
-    gives up and answers "not finishable" (counted in the buffers' ``GAVE_UP``)."""
+    under ``all_at_once_may_use_table = false``). Exact: it explores until it finds a way out or has
+    proved there is none."""
     if not commit_first:
         status = node_status(r, allow_undo, catalogue_bits, cfg)
         if status != 0:
@@ -164,7 +172,6 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
     committed = np.zeros(SEARCH_DEPTH, dtype=np.bool_)
     where = np.zeros(SEARCH_DEPTH, dtype=np.int64)
     cut = np.zeros(SEARCH_DEPTH, dtype=np.bool_)
-    nodes = 0
     limit = 2
     while True:  # iterative deepening
         search_id = owners[NEXT_ID]
@@ -180,7 +187,6 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
         used = expand(0, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
         if used < 0:
             return True
-        nodes += used
         owners[PLAYS_TRIED] += used
         level = 0
         while level >= 0:
@@ -217,12 +223,11 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
             used = expand(level, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
             if used < 0:
                 return True
-            nodes += used
             owners[PLAYS_TRIED] += used
-            if nodes > SEARCH_NODES:
-                owners[GAVE_UP] += 1
-                return False  # the positions still on the path are not marked dead
-        if not cut[0] or limit >= SEARCH_DEPTH:
+        if not cut[0]:
+            return False
+        if limit >= SEARCH_DEPTH:
+            owners[GAVE_UP] += 1  # a way out longer than SEARCH_DEPTH plays cannot be ruled out
             return False
         limit = min(2 * limit, SEARCH_DEPTH)
 
@@ -279,7 +284,8 @@ def play_finishable(r, kind: int, a: int, b: int, work, catalogue, catalogue_bit
 
 
 def search_stats(work) -> dict[str, int]:
-    """Searches run, plays tried and searches given up, over every thread's buffers."""
+    """Searches run, plays tried, searches cut short at ``SEARCH_DEPTH`` plays (``gave_up``: a play masked
+    out without proof; expected 0) and positions the full memo could not remember, over every thread."""
     owners = work[3]
     return {"searches": int((owners[:, NEXT_ID] - 1).sum()), "plays_tried": int(owners[:, PLAYS_TRIED].sum()),
-            "gave_up": int(owners[:, GAVE_UP].sum())}
+            "gave_up": int(owners[:, GAVE_UP].sum()), "memo_full": int(owners[:, MEMO_FULL].sum())}
