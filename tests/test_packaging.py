@@ -64,7 +64,7 @@ def test_a_ppo_spec_names_a_shipped_checkpoint_and_a_missing_one_lists_them():
     pytest.importorskip("torch")
     agent = make_agent("ppo:rami51_2p", make_rules("rami51"))
     assert agent.rules.ruleset == "rami51"
-    with pytest.raises(FileNotFoundError, match=r"no checkpoint at basic_3p.*shipped: ppo:basic_2p, ppo:rami51_2p"):
+    with pytest.raises(FileNotFoundError, match=r"no checkpoint at basic_3p.*shipped: ppo:basic_2p, ppo:basic_4p, ppo:rami51_2p"):
         make_agent("ppo:basic_3p", make_rules("basic"))
 
 
