@@ -1,4 +1,4 @@
-"""Behaviour cloning and expert iteration: a teacher's decisions distilled into the PPO network (``ActorCritic``).
+"""Behaviour cloning and expert iteration: a teacher's decisions distilled into the PPO network (``ActorCritic``)::
 
     python -m rummy_env.training.distill --config basic_2p --teacher heuristic --states 400000 --out runs/bc_basic_2p
     python -m rummy_env.training.distill --config basic_2p --teacher pimc:worlds=32,belief=model \\
