@@ -32,7 +32,7 @@ import numpy as np
 
 from rummy_env import cards
 from rummy_env.actions import ActionLayout
-from rummy_env.melds import KIND_RUN, KIND_SET
+from rummy_env.melds import KIND_SET
 from rummy_env.rules import RummyRules
 
 JOKER = cards.JOKER

@@ -28,10 +28,11 @@ import sys
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 
 import rummy_env
-from rummy_env.sampling import PARALLEL_FROM_BATCH, pick_legal, pick_legal_parallel
+from rummy_env.sampling import pick_legal, pick_legal_parallel
 
 HERE = Path(__file__).resolve().parent
 
@@ -76,13 +77,16 @@ def engine_rate(rules: rummy_env.RummyRules, batch: int, seconds: float, repeats
     engine.reset(seed=seed)
     generator = np.random.default_rng(seed)
     actions = np.zeros(batch, dtype=np.int64)
-    pick = pick_legal_parallel if batch >= PARALLEL_FROM_BATCH else pick_legal
 
     def iterations() -> int:
         for _ in range(20):
             mask = engine.legal_action_mask()
             engine.observe()
-            pick(mask, generator.random(batch), actions)
+            if engine.parallel:  # the engine's own thread policy (rummy_env/engine/threads.py)
+                with numba.parallel_chunksize(engine.chunk_size):
+                    pick_legal_parallel(mask, generator.random(batch), actions)
+            else:
+                pick_legal(mask, generator.random(batch), actions)
             engine.step(actions)
             done = engine.done
             if done.any():

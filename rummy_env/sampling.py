@@ -5,7 +5,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-PARALLEL_FROM_BATCH = 256
 
 
 @nb.njit(cache=True, nogil=True)
@@ -42,6 +41,5 @@ def uniform_legal_actions(action_mask: np.ndarray, rng: np.random.Generator) -> 
     """One uniformly random legal action per row of ``action_mask`` ``(B, A)``."""
     mask = np.atleast_2d(action_mask)
     actions = np.empty(mask.shape[0], dtype=np.int64)
-    pick = pick_legal_parallel if mask.shape[0] >= PARALLEL_FROM_BATCH else pick_legal
-    pick(mask, rng.random(mask.shape[0]), actions)
+    pick_legal(mask, rng.random(mask.shape[0]), actions)  # one thread, as the engine (engine/threads.py)
     return actions

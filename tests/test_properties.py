@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 
 import rummy_env
 from rummy_env import IllegalActionError, RummyEngine, RummyRules
-from rummy_env.engine.core import PARALLEL_FROM_BATCH
+from rummy_env.engine.threads import PARALLEL
 
 try:  # tests/ is put on sys.path by conftest.py
     import oracle as O
@@ -745,8 +745,8 @@ def test_parallel_batch_equals_serial_bit_for_bit(knobs, policy_seed, seed):
     size = 300
     row_seeds = [int(x) for x in np.random.default_rng(seed).integers(0, 2**63, size=size, dtype=np.uint64)]
     sample = sorted(np.random.default_rng(seed + 1).choice(size, size=12, replace=False).tolist())
-    auto = RummyEngine(make_rules(knobs), size)          # parallel=None picks the parallel build from a size on
-    assert auto.parallel == (size >= PARALLEL_FROM_BATCH)
+    auto = RummyEngine(make_rules(knobs), size)          # parallel=None: the default thread policy
+    assert auto.parallel == PARALLEL
     run_batch_vs_singles(knobs, row_seeds, True, policy_seed, max_steps=3000 if THOROUGH else 250, singles_for=sample,
                          serial_twin=True)
 

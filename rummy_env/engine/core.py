@@ -37,11 +37,11 @@ from rummy_env.engine.config import kernel_config
 from rummy_env.engine.drivers import check_actions_by_mask, done_rows, episode_winners_rows
 from rummy_env.engine.history import history_rows
 from rummy_env.engine.state import state_dtype
+from rummy_env.engine.threads import checked_chunk_size, checked_parallel
 from rummy_env.inputs import as_actions
 from rummy_env.observations import ObservationLayout
 from rummy_env.rules import RummyRules
 
-PARALLEL_FROM_BATCH = 256
 FAMILIES = {"basic": "rummy_env.engine.basic", "rami51": "rummy_env.engine.rami51"}
 
 
@@ -60,7 +60,8 @@ class StepResult:
 class RummyEngine:
     """The batched game for one rules config. See the module docstring."""
 
-    def __init__(self, rules: RummyRules, batch_size: int = 1, parallel: bool | None = None):
+    def __init__(self, rules: RummyRules, batch_size: int = 1, parallel: bool | None = None,
+                 chunk_size: int | None = None):
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         self.rules = rules
@@ -69,7 +70,8 @@ class RummyEngine:
         self.observation_layout = ObservationLayout(rules)
         self.cfgs, values, catalogue, catalogue_bits = kernel_config(rules, self.layout)
         self.tables = (catalogue, catalogue_bits, values)
-        self.parallel = batch_size >= PARALLEL_FROM_BATCH if parallel is None else parallel
+        self.parallel = checked_parallel(parallel)  # one thread unless asked (engine/threads.py)
+        self.chunk_size = checked_chunk_size(chunk_size)  # rows per hand-out in the parallel kernels (threads.py)
         self.state = np.zeros(batch_size, dtype=state_dtype(rules))
         self.undo_copies = np.zeros(batch_size, dtype=self.state.dtype)  # where an UNDO returns (R24)
         self._family = importlib.import_module(FAMILIES[rules.ruleset])
@@ -168,8 +170,11 @@ class RummyEngine:
     # ------------------------------------------------------------------ the three hot calls
     def legal_action_mask(self) -> np.ndarray:
         """``(B, A)`` int8: 1 for every legal action of each row's player to act (all 0 when over)."""
-        run = self.drivers.mask_rows_parallel if self.parallel else self.drivers.mask_rows
-        run(self.state, self._mask, self._work, self.tables, self.cfgs)
+        if self.parallel:
+            with numba.parallel_chunksize(self.chunk_size):
+                self.drivers.mask_rows_parallel(self.state, self._mask, self._work, self.tables, self.cfgs)
+        else:
+            self.drivers.mask_rows(self.state, self._mask, self._work, self.tables, self.cfgs)
         np.copyto(self._checked_mask, self._mask)  # the next step reads legality off it (no search repeated)
         self._mask_is_current = True
         return self._mask
@@ -177,9 +182,13 @@ class RummyEngine:
     def observe(self, seats: np.ndarray | None = None) -> np.ndarray:
         """``(B, O)`` int8 observation of each row, for ``seats`` (default: the player to act)."""
         seat_array = self.state["current"] if seats is None else np.asarray(seats, dtype=np.int8)
-        run = observation.observe_rows_parallel if self.parallel else observation.observe_rows
-        run(self.state, seat_array, self._obs, self.observation_layout.kernel_offsets, self.rules.num_players,
-            self.rules.num_card_types)
+        args = (self.state, seat_array, self._obs, self.observation_layout.kernel_offsets, self.rules.num_players,
+                self.rules.num_card_types)
+        if self.parallel:
+            with numba.parallel_chunksize(self.chunk_size):
+                observation.observe_rows_parallel(*args)
+        else:
+            observation.observe_rows(*args)
         return self._obs
 
     def public_history(self, seats: np.ndarray | None = None) -> np.ndarray:
@@ -221,9 +230,13 @@ class RummyEngine:
         if row >= 0 and self.rules.illegal_action == "raise":
             raise IllegalActionError(f"row {row}: {self.explain_illegal(row, int(action_array[row]))}")
         self._mask_is_current = False
-        run = self.drivers.step_rows_parallel if self.parallel else self.drivers.step_rows
-        run(self.state, self.undo_copies, action_array, active, self._legal, self._work, self.tables, self.cfgs,
-            self._rewards, self._hand_ended)
+        args = (self.state, self.undo_copies, action_array, active, self._legal, self._work, self.tables, self.cfgs,
+                self._rewards, self._hand_ended)
+        if self.parallel:
+            with numba.parallel_chunksize(self.chunk_size):
+                self.drivers.step_rows_parallel(*args)
+        else:
+            self.drivers.step_rows(*args)
         return StepResult(self._rewards, self._hand_ended)
 
     # ------------------------------------------------------------------ for people and tests

@@ -52,10 +52,9 @@ from typing import Any
 
 import numpy as np
 
-from rummy_env import cards
 from rummy_env.engine.state import END_NAMES, PHASE_NAMES, PURE, PURE_BUT_JOKER
 from rummy_env.engine.table import slot_cards
-from rummy_env.melds import KIND_RUN, KIND_SET, describe_meld
+from rummy_env.melds import KIND_RUN, KIND_SET
 from rummy_env.observations import HISTORY_KINDS
 from rummy_env.rules import RummyRules
 

@@ -1,0 +1,46 @@
+"""The engine's thread policy (rummy_env/engine/threads.py): chunk sizes are checked, and every setting plays
+the same games as one thread."""
+
+import numpy as np
+import pytest
+
+from rummy_env import RummyEngine, RummyRules
+from rummy_env.engine.threads import CHUNK_SIZE, PARALLEL
+from rummy_env.sampling import pick_legal
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "64", True])
+def test_bad_chunk_size_is_refused_by_name(bad):
+    with pytest.raises(ValueError, match="chunk_size"):
+        RummyEngine(RummyRules.preset("basic", num_players=2), 4, parallel=True, chunk_size=bad)
+
+
+def test_defaults_are_the_documented_ones():
+    engine = RummyEngine(RummyRules.preset("basic", num_players=2), 4096)
+    assert (engine.parallel, engine.chunk_size, PARALLEL) == (PARALLEL, CHUNK_SIZE, False)
+
+
+@pytest.mark.parametrize("bad", [1, "yes"])
+def test_bad_parallel_is_refused_by_name(bad):
+    with pytest.raises(ValueError, match="parallel"):
+        RummyEngine(RummyRules.preset("basic", num_players=2), 4, parallel=bad)
+
+
+@pytest.mark.parametrize("ruleset", ["basic", "rami51"])
+@pytest.mark.parametrize("chunk_size", [0, 1, 7])
+def test_every_chunk_size_plays_like_one_thread(ruleset, chunk_size):
+    rules = RummyRules.preset(ruleset, num_players=3)
+    serial = RummyEngine(rules, 40, parallel=False)
+    threaded = RummyEngine(rules, 40, parallel=True, chunk_size=chunk_size)
+    for engine in (serial, threaded):
+        engine.reset(seed=5)
+    rng = np.random.default_rng(1)
+    actions = np.zeros(40, dtype=np.int64)
+    for _ in range(60):
+        mask = serial.legal_action_mask()
+        np.testing.assert_array_equal(mask, threaded.legal_action_mask())
+        np.testing.assert_array_equal(serial.observe(), threaded.observe())
+        pick_legal(mask, rng.random(40), actions)
+        a, b = serial.step(actions), threaded.step(actions)
+        np.testing.assert_array_equal(a.rewards, b.rewards)
+        assert serial.state.tobytes() == threaded.state.tobytes()
