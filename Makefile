@@ -54,7 +54,7 @@ bench: $(VENV)/.installed $(BENCH_VENV)/.installed   ## throughput beside the an
 	$(PY) benchmarks/throughput.py --ruleset gin_openspiel --bench-python $(BENCH_VENV)/bin/python
 	$(PY) benchmarks/throughput.py --ruleset gin --bench-python $(BENCH_VENV)/bin/python
 
-league: $(VENV)/.installed        ## the README's arena tables from the shipped checkpoints (a few minutes)
+league: $(VENV)/.installed        ## the README's arena tables from the shipped checkpoints and the searchers (about an hour on one core)
 	$(PY) -m rummy_env.training.evaluate league --out results --readme README.md
 
 docs: $(VENV)/.installed          ## the documentation (rules book, guides, API reference) in docs/_build/html, built strictly

@@ -81,3 +81,13 @@ class InputCheck:
                              f"{observations.shape[-1]} and masks of width {masks.shape[-1]}: another ruleset or "
                              "player count")
         return observations, masks
+
+
+def act_on(agent, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator,
+           records: np.ndarray | None = None, undo: np.ndarray | None = None) -> np.ndarray:
+    """``agent.act(observation, action_mask, rng)``, with the rows' game records (and their UNDO copies)
+    for an agent that searches from them (``needs_records = True``: ``rummy_env.agents.search``). Callers
+    that own an engine (the arena, the env wrappers) act through this."""
+    if getattr(agent, "needs_records", False):
+        return agent.act(observation, action_mask, rng, records=records, undo=undo)
+    return agent.act(observation, action_mask, rng)

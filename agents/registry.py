@@ -15,6 +15,12 @@ spec                   agent
 ``sb3:PATH``           ``SB3Agent.load(PATH, rules)``: a ``MaskablePPO`` zip of ``training/train_sb3.py``
 ``rllib:PATH``         ``RLlibAgent.load(PATH, rules)``: a run folder of ``training/train_rllib.py`` (its
                        last checkpoint), one of its ``checkpoint_*`` folders, or an RLModule folder
+``pimc``               ``PIMCAgent``: anchored determinized search over the heuristic; options after
+                       a colon, ``pimc:worlds=256,belief=model`` (``agents/pimc_agent.py``)
+``ismcts``             ``ISMCTSAgent``: single-observer information-set MCTS,
+                       ``ismcts:iterations=2000`` (``agents/ismcts_agent.py``)
+``pimc-oracle``,       the same searches seeing the other hands (a ceiling, not a fair agent);
+``ismcts-oracle``      they take the same options
 =====================  ==========================================================================
 
 The learned agents (and torch, Ray) are imported only when asked for; without the ``train`` extra a
@@ -43,7 +49,9 @@ from rummy_env.rules import RummyRules
 
 BASELINES = {"random": lambda rules: RandomAgent(), "greedy": GreedyAgent, "heuristic": HeuristicAgent,
              "lookahead": GinLookaheadAgent}
-KINDS = ("random", "greedy", "heuristic", "lookahead", "openspiel_bot", "ppo:PATH", "ppo:NAME", "sb3:PATH", "rllib:PATH")
+KINDS = ("random", "greedy", "heuristic", "lookahead", "openspiel_bot", "ppo:PATH", "ppo:NAME", "sb3:PATH", "rllib:PATH",
+         "pimc", "pimc-oracle", "ismcts", "ismcts-oracle", "pimc:OPTIONS")
+SEARCHES = ("pimc", "pimc-oracle", "ismcts", "ismcts-oracle")
 
 
 def make_agent(spec: str, rules: RummyRules) -> Policy:
@@ -57,6 +65,8 @@ def make_agent(spec: str, rules: RummyRules) -> Policy:
             from rummy_env.agents.openspiel_bot import OpenSpielBotAgent
 
             return OpenSpielBotAgent(rules)
+    if kind in SEARCHES:
+        return _search_agent(kind, path, rules)
     if kind == "ppo" and path:
         with needs_extra("train", f"agent {spec!r}"):
             from rummy_env.agents.ppo_agent import PPOAgent
@@ -77,6 +87,16 @@ def make_agent(spec: str, rules: RummyRules) -> Policy:
     raise ValueError(f"unknown agent spec {spec!r}; known kinds: {', '.join(KINDS)}")
 
 
+def _search_agent(kind: str, options: str, rules: RummyRules) -> Policy:
+    from rummy_env.agents.search import parse_options
+
+    if kind.startswith("pimc"):
+        from rummy_env.agents.pimc_agent import OPTIONS, PIMCAgent as Agent
+    else:
+        from rummy_env.agents.ismcts_agent import OPTIONS, ISMCTSAgent as Agent  # type: ignore[assignment]
+    return Agent(rules, oracle=kind.endswith("-oracle"), **parse_options(options, OPTIONS))
+
+
 def _checkpoint(spec: str, kind: str, path: str) -> Path:
     """The file a ``ppo:`` spec names: a path, or the name of a shipped checkpoint."""
     try:
@@ -90,5 +110,5 @@ def _checkpoint(spec: str, kind: str, path: str) -> Path:
 def agent_name(spec: str) -> str:
     """A short display name: the spec itself, or ``kind:file-stem`` for a checkpoint."""
     kind, _, path = spec.partition(":")
-    return f"{kind}:{Path(path).stem}" if path else spec
+    return f"{kind}:{Path(path).stem}" if path and kind not in SEARCHES else spec
 

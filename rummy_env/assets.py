@@ -6,7 +6,7 @@ so code and command lines need no repository path:
 
 >>> from rummy_env import assets
 >>> assets.checkpoint_names()
-['basic_2p', 'rami51_2p']
+['basic_2p', 'basic_4p', 'rami51_2p']
 >>> assets.checkpoint("basic_2p").name
 'basic_2p.pt'
 >>> assets.rules_config("basic_game_to_150").name         # make_rules(path) / RummyRules.from_toml(path)

@@ -124,8 +124,9 @@ def parser() -> argparse.ArgumentParser:
                                       "TOML file (default basic)")
     game.add_argument("--players", type=int, help="number of players, you included (default 2)")
     game.add_argument("--opponents", help="agent specs: one for every opponent, or one per opponent seat, comma-separated: "
-                                          "random, greedy, heuristic, ppo:PATH (or the shipped ppo:basic_2p, ppo:rami51_2p), sb3:PATH; "
-                                          "gin: lookahead, openspiel_bot (default heuristic)")
+                                          "random, greedy, heuristic, ppo:PATH (or the shipped ppo:basic_2p, ppo:basic_4p, "
+                                          "ppo:rami51_2p), sb3:PATH, pimc, ismcts; gin: lookahead, openspiel_bot "
+                                          "(default heuristic)")
     game.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     game.add_argument("--seed", type=int, help="the game's seed (default: a fresh one, shown at the start)")
     game.add_argument("--episode", choices=("hand", "game"), help="play one hand or a whole game (default game)")

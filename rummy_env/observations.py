@@ -64,6 +64,27 @@ deadwood, laid face up, G6; ``phase`` is all zero in gin's own phases):
 
 Nothing hidden is in it: the stock order, other hands (beyond what was taken face up) and the
 generator state never enter. ``ObservationLayout.split`` names the blocks of an observation.
+
+**The public history** of the hand is a companion tensor, beside the observation (so that the
+observation's width and the agents built on it stay as they are): ``RummyEngine.public_history(seats)``
+returns int8 ``(B, P, K, T)``, seats relative to the observer as above, ``K = len(HISTORY_KINDS)``;
+entry ``[b, r, k, t]`` counts how often, this hand, seat ``r`` did ``k`` with a card of type ``t``
+(saturating at 127; zeroed at every deal). Every event is public, and the same for every observer
+up to the rotation of seats:
+
+=============  ==================================================================================
+kind           counted when
+=============  ==================================================================================
+``took``       the seat took the card from the discard pile
+``passed``     the seat drew from the stock while the card topped the discard pile (declined it)
+``discarded``  the seat discarded the card
+``laid``       the card went from the seat's hand to the table (new meld, lay-off, the natural of a
+               joker swap); tentative plays count when made
+``took_back``  the card came from the table into the seat's hand: a card taken from a meld (R13),
+               a joker freed by a swap (R14), the cards of tentative plays taken back by UNDO (R24)
+=============  ==================================================================================
+
+Cards drawn from the stock (penalty draws included) are never in it: they are hidden.
 """
 
 from __future__ import annotations
@@ -79,6 +100,8 @@ BLOCKS = ("hand", "discard_top", "discard_age", "known", "table_by_seat", "slot_
 RAMI_BLOCKS = ("slot_joker", "slot_tentative", "opened", "pending", "turn_state", "turn_points")
 GIN_BLOCKS = ("gin_phase", "knocker", "knock_limit", "gin_state", "boxes", "slot_layoffs")
 FAMILY_BLOCKS = {"basic": (), "rami51": RAMI_BLOCKS, "gin": GIN_BLOCKS}
+HISTORY_KINDS = ("took", "passed", "discarded", "laid", "took_back")
+H_TOOK, H_PASSED, H_DISCARDED, H_LAID, H_TOOK_BACK = range(len(HISTORY_KINDS))
 
 
 class ObservationLayout:

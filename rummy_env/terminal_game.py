@@ -99,10 +99,12 @@ class TerminalGame:
             return 1
 
     def bot_move(self, seat: int) -> int:
+        from rummy_env.agents.base import act_on  # a search agent also reads the game record
+
         bot = self.bots[seat]
         try:
             observation, mask = self.engine.observe(), self.engine.legal_action_mask()
-            action = int(bot.policy.act(observation, mask, self.rng)[0])
+            action = int(act_on(bot.policy, observation, mask, self.rng, self.engine.state, self.engine.undo_copies)[0])
         except KeyboardInterrupt:
             raise QuitGame("interrupted", 130) from None
         self.say(f"  {bot.name} (player_{seat}): {describe_action(self.engine.snapshot(0), self.layout, action, self.names)}")

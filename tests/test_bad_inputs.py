@@ -300,3 +300,16 @@ def test_an_opponent_that_is_not_an_agent_is_refused_at_construction():
         RummyGymEnv(opponent=12)
     with pytest.raises(ValueError, match="unknown agent spec 'heuristik'"):
         gymnasium.make(rummy_env.GYM_ID, opponent="heuristik")
+
+
+def test_engine_observations_take_one_seat_or_one_per_row_and_refuse_others():
+    engine = RummyEngine(RummyRules.preset("basic"), 3, parallel=False)
+    engine.reset(seed=0)
+    np.testing.assert_array_equal(engine.observe(1).copy(), engine.observe(np.ones(3, dtype=np.int64)))
+    np.testing.assert_array_equal(engine.public_history(np.int8(0)), engine.public_history([0, 0, 0]))
+    for seats, message in ((2, "seats must be 0..1"), ([0, -1, 0], "seats must be 0..1"),
+                           ([0, 1], "one integer seat or 3"), (0.5, "one integer seat"), ([[0]], "one integer seat")):
+        with pytest.raises(ValueError, match=message):
+            engine.observe(seats)
+    with pytest.raises(ValueError, match="seats must be 0..1"):
+        engine.observe_records(engine.state[:2].copy(), [0, 4])

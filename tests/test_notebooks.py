@@ -18,8 +18,8 @@ CELL_TIMEOUT_S = 300
 
 
 def test_there_are_notebooks():
-    assert [path.name for path in NOTEBOOKS][:3] == ["01_quickstart.ipynb", "02_training.ipynb",
-                                                     "03_evaluation.ipynb"]
+    assert [path.name for path in NOTEBOOKS][:4] == ["01_quickstart.ipynb", "02_training.ipynb",
+                                                     "03_evaluation.ipynb", "04_hidden_information.ipynb"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.stem for path in NOTEBOOKS])

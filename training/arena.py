@@ -10,20 +10,32 @@ patterns for 2, 4 or 6 players, 6 for 3, 10 for 5). Game ``g`` is dealt from its
 Rows of one batched engine play games back to back, and each agent acts, batched, on the rows where
 one of its seats is to move. The same seed gives the same games and results.
 
+**Duplicate deals** (``duplicate=True``): each seeded deal is played twice, the agents swapping seats
+(game ``2d`` and ``2d + 1`` share deal ``d``; the second takes the first's seat pattern with the agents
+exchanged), so that the luck of the cards cancels between the two and win rates need fewer games for the
+same precision. ``games`` must then be even.
+
+**Time per move**: the processor time (``time.process_time``: CPU seconds, whatever else the machine runs)
+each agent spends in ``act`` divided by the decisions it made (rows it acted on), the engine on one thread;
+a batched agent's time is shared by the rows of a call.
+
 With ``records=DIR``, every game is also written as a game record (``rummy_env.records``,
 ``DIR/game_000001.json`` …) that ``rummy replay`` replays exactly.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
+from rummy_env.agents.base import act_on
 from rummy_env.engine import RummyEngine
 from rummy_env.records import GameRecord
 from rummy_env.rules import RummyRules
@@ -73,6 +85,13 @@ class MatchResult:
     seats: np.ndarray
     outcomes: np.ndarray
     score_diffs: np.ndarray
+    seconds: tuple[float, float] = (0.0, 0.0)   # time each agent spent in ``act``
+    decisions: tuple[int, int] = (0, 0)         # decisions each agent made
+    duplicate: bool = False
+
+    def time_per_move(self, agent: int) -> float:
+        """Seconds per decision of the first (0) or second (1) agent (NaN if it made none)."""
+        return self.seconds[agent] / self.decisions[agent] if self.decisions[agent] else float("nan")
 
     @property
     def games(self) -> int:
@@ -100,24 +119,46 @@ class MatchResult:
         spread = 1.96 * self.score_diffs.std(ddof=1) / math.sqrt(self.games) if self.games > 1 else float("nan")
         return {"agent": self.names[0], "opponent": self.names[1], "games": self.games, "wins": self.wins,
                 "draws": self.draws, "losses": self.losses, "win_rate": self.win_rate, "ci_low": low,
-                "ci_high": high, "score_diff": float(self.score_diffs.mean()), "score_diff_ci": spread}
+                "ci_high": high, "score_diff": float(self.score_diffs.mean()), "score_diff_ci": spread,
+                "agent_s_per_move": self.time_per_move(0), "opponent_s_per_move": self.time_per_move(1),
+                "duplicate": self.duplicate}
+
+
+def match_seats(players: int, games: int, duplicate: bool) -> np.ndarray:
+    """``(games, players)``: which agent sits where in each game (module docstring)."""
+    patterns = seat_patterns(players)
+    if not duplicate:
+        return patterns[np.arange(games) % len(patterns)]
+    base = patterns[(np.arange(games) // 2) % len(patterns)]
+    return np.where(np.arange(games)[:, None] % 2 == 0, base, 1 - base).astype(np.int8)
+
+
+def match_deals(seed: int, games: int, duplicate: bool) -> np.ndarray:
+    """``(games,)`` the engine seed of each game: one per game, or one per pair of games (duplicate)."""
+    if not duplicate:
+        return game_seeds(seed, games)
+    return np.repeat(game_seeds(seed, (games + 1) // 2), 2)[:games]
 
 
 def play_match(rules: RummyRules, agents: Sequence[Any], names: Sequence[str], games: int, seed: int,
-               max_rows: int = MAX_ROWS, records: Path | None = None, progress: bool = False) -> MatchResult:
+               max_rows: int = MAX_ROWS, records: Path | None = None, progress: bool = False,
+               duplicate: bool = False) -> MatchResult:
     """Play ``games`` games between two agents (see the module docstring) and return them all;
-    ``records``: a folder for one game record per game; ``progress``: a progress bar on stderr."""
+    ``records``: a folder for one game record per game; ``progress``: a progress bar on stderr;
+    ``duplicate``: every deal twice, seats swapped (``games`` even)."""
     if games < 1:
         raise ValueError(f"a match needs at least one game, got games={games}")
+    if duplicate and games % 2:
+        raise ValueError(f"duplicate deals play every deal twice: games must be even, got games={games}")
     players = rules.num_players
-    patterns = seat_patterns(players)
     rows = min(games, max_rows)
     # one-thread kernels: the agents' Python dominates, and numba's thread pool fighting theirs on 2
     # cores made 2000 heuristic-random games take 34 s instead of 12 s
     engine = RummyEngine(rules, batch_size=rows, parallel=False)
-    seeds = game_seeds(seed, games)
+    seeds = match_deals(seed, games, duplicate)
     rngs = [np.random.default_rng([seed, slot]) for slot in range(2)]
-    seats = patterns[np.arange(games) % len(patterns)]
+    seats = match_seats(players, games, duplicate)
+    seconds, decisions = [0.0, 0.0], [0, 0]
     totals = np.zeros((games, players))
     winners = np.zeros((games, players), dtype=np.int8)
     game_of_row = np.arange(rows)  # the game each row is playing, -1 once the row is idle
@@ -135,7 +176,11 @@ def play_match(rules: RummyRules, agents: Sequence[Any], names: Sequence[str], g
         for slot, agent in enumerate(agents):
             mine = actors == slot
             if mine.any():
-                actions[mine] = agent.act(observations[mine], masks[mine], rngs[slot])
+                start = time.process_time()
+                actions[mine] = act_on(agent, observations[mine], masks[mine], rngs[slot], engine.state[mine],
+                                       engine.undo_copies[mine])
+                seconds[slot] += time.process_time() - start
+                decisions[slot] += int(mine.sum())
         engine.step(actions, rows=playing)
         if logs is not None:
             for row in np.flatnonzero(playing):
@@ -160,7 +205,8 @@ def play_match(rules: RummyRules, agents: Sequence[Any], names: Sequence[str], g
             engine.reset(rows=restart, row_seeds=row_seeds)
         bar.update(ended.size)
     bar.close()
-    return match_result(rules, tuple(names), seats, totals, winners)
+    result = match_result(rules, tuple(names), seats, totals, winners)
+    return dataclasses.replace(result, seconds=tuple(seconds), decisions=tuple(decisions), duplicate=duplicate)
 
 
 def _write_record(folder: Path, rules: RummyRules, game: int, seeds: np.ndarray, seats: np.ndarray,
@@ -183,16 +229,22 @@ def match_result(rules: RummyRules, names: tuple[str, str], seats: np.ndarray, t
 
 
 def play_league(rules: RummyRules, agents: dict[str, Any], games: int, seed: int, records: Path | None = None,
-                progress: bool = False) -> list[MatchResult]:
-    """Every pair of ``agents`` (name -> agent; names must differ), each over the same seeded deals;
-    with ``records``, the records of pairing ``A vs B`` go to ``records/A_vs_B/``."""
+                progress: bool = False, duplicate: bool = False,
+                pairs: Sequence[tuple[str, str]] | None = None) -> list[MatchResult]:
+    """Every pair of ``agents`` (name -> agent; names must differ), or only ``pairs``, each over the same
+    seeded deals; with ``records``, the records of pairing ``A vs B`` go to ``records/A_vs_B/``."""
     if len(agents) < 2:
         raise ValueError(f"a league needs at least two agents, got {list(agents)}")
+    if pairs is None:
+        pairs = [(a, b) for i, a in enumerate(agents) for b in list(agents)[i + 1:]]
+    unknown = sorted({name for pair in pairs for name in pair} - set(agents))
+    if unknown:
+        raise ValueError(f"pairs name agents that are not in the league: {unknown}")
     results = []
-    for first, second in ((a, b) for i, a in enumerate(agents) for b in list(agents)[i + 1:]):
+    for first, second in pairs:
         folder = None if records is None else records / file_name(f"{first}_vs_{second}")
         results.append(play_match(rules, (agents[first], agents[second]), (first, second), games, seed,
-                                  records=folder, progress=progress))
+                                  records=folder, progress=progress, duplicate=duplicate))
     return results
 
 

@@ -4,7 +4,7 @@
    minutes on a laptop CPU) into ``--out`` (checkpoints, ``policy.pt``, TensorBoard logs), or, when
    that folder holds an earlier run, into the first free ``--out-2``, ``--out-3``, … (it says which).
 2. Plays a league of ``--games`` seeded games per pairing between the agent just trained, the
-   shipped checkpoint ``checkpoints/basic_2p.pt`` (trained for longer, when present), the
+   shipped checkpoint ``checkpoints/basic_2p.pt`` (distilled from the heuristic and a search, when present), the
    HeuristicAgent and the RandomAgent, and prints the table: win rates with 95% Wilson intervals,
    score differences and openskill ratings (``training/evaluate.py``).
 

@@ -6,14 +6,18 @@ Reported per pairing: wins of each side and draws (no winner, or both sides winn
 hand or a shared game), the first agent's win rate ``wins / games`` with its 95% Wilson interval, and
 the mean score difference per game in points, positive when the first agent did better (rami51
 counts penalties, so its sign is flipped there). Ratings: openskill's Plackett-Luce model over all
-games of the league, interleaved across pairings, with ``ordinal = mu - 3 sigma``.
+games of the league, interleaved across pairings, with ``ordinal = mu - 3 sigma``. Time per move: the
+processor seconds each agent spends per decision (one thread). ``--duplicate`` plays every deal twice, seats swapped
+(``rummy_env.training.arena``); the README league always does.
 
     rummy arena --rules basic --players 2 --agents heuristic random --games 2000 --seed 0 --out results/basic_2p
     rummy arena --agents heuristic heuristic --games 500           # an agent against itself
     rummy arena --agents ppo:runs/a/policy.pt ppo:runs/b/policy.pt heuristic --records results/records
     rummy arena --agents heuristic --checkpoints-dir runs/basic_2p --out results/curve
-    rummy arena league --out results/      # results/league.md: basic 2p and 4p, rami51 2p
-    rummy arena league --readme README.md  # the same, and the README's tables (make league)
+    rummy arena --agents pimc:worlds=256,belief=model heuristic --games 2000 --duplicate --seed 1
+    rummy arena league --out results/      # results/league.md: basic 2p and 4p, rami51 2p, with the searchers
+    rummy arena league --readme README.md  # the same, and the README's tables (make league: about an hour, see LEAGUE)
+    rummy arena league --no-search         # baselines and PPO checkpoints only (minutes)
 
 (``rummy arena`` is ``python -m rummy_env.training.evaluate``.) Agents with the same display name
 are told apart (``ppo:a/policy`` and ``ppo:b/policy``; ``heuristic #1`` and ``heuristic #2``), an
@@ -38,9 +42,18 @@ from rummy_env.training import plots
 from rummy_env.training.arena import (MAX_ROWS, MatchResult, game_seeds, match_result, play_league, play_match,  # noqa: F401
                                       rate_league, seat_patterns, wilson_interval)
 
-# the README's leagues: ruleset, players, baselines
-LEAGUE = (("basic", 2, ("heuristic", "greedy", "random")), ("basic", 4, ("heuristic", "greedy", "random")),
-          ("rami51", 2, ("heuristic", "greedy", "random")))
+# the README's leagues: ruleset, players, baselines (played round robin with the PPO checkpoint), and the
+# searchers, each against the heuristic (games per pairing, None = --games): a searcher spends up to
+# ``seconds`` CPU seconds per decision, so these counts keep the searchers' part near half an hour on one core
+BASELINES = ("heuristic", "greedy", "random")
+LEAGUE = (
+    ("basic", 2, BASELINES, (("pimc:seconds=0.08,worlds=512,belief=model", 400),
+                             ("ismcts:seconds=0.08,iterations=20000,belief=model", 100),
+                             ("pimc-oracle:seconds=0.08,worlds=512", 100))),
+    ("basic", 4, BASELINES, ()),
+    ("rami51", 2, BASELINES, (("pimc:seconds=0.1,worlds=256,belief=model", 40), ("pimc-oracle:seconds=0.1,worlds=256", 40))),
+)
+SEARCH_OPPONENTS = ("heuristic",)
 
 
 def episode_note(rules: RummyRules) -> str:
@@ -56,19 +69,28 @@ def markdown_report(title: str, rules: RummyRules, results: Sequence[MatchResult
     better = "lower penalties" if rules.is_penalty_scoring else "more points"
     seating = ("seats rotated" if rules.num_players == 2 else
                "the two agents alternate round the table, seats rotated; a side wins when one of its seats does")
-    lines = [f"### {title}", "", f"{results[0].games} games per pairing, {episode_note(rules)}; {seating}; "
+    counts = sorted({result.games for result in results})
+    games = f"{counts[0]} games per pairing" if len(counts) == 1 else "games per pairing as listed"
+    deals = " (duplicate deals: each deal played twice, seats swapped)" if all(r.duplicate for r in results) else ""
+    lines = [f"### {title}", "", f"{games}{deals}, {episode_note(rules)}; {seating}; "
              f"win rate = wins / games with its 95% Wilson interval; score difference in points per game "
-             f"(positive: the first agent scored {better}).", "",
-             "| agent | opponent | games | W / D / L | win rate [95% CI] | score diff |",
-             "| --- | --- | ---: | ---: | --- | ---: |"]
+             f"(positive: the first agent scored {better}); s / move: CPU seconds per decision of each agent "
+             f"(one thread).", "",
+             "| agent | opponent | games | W / D / L | win rate [95% CI] | score diff | s / move |",
+             "| --- | --- | ---: | ---: | --- | ---: | ---: |"]
     for row in (result.summary() for result in results):
         lines.append(f"| {row['agent']} | {row['opponent']} | {row['games']} | {row['wins']} / {row['draws']} / "
                      f"{row['losses']} | {row['win_rate']:.1%} [{row['ci_low']:.1%}, {row['ci_high']:.1%}] | "
-                     f"{row['score_diff']:+.1f} ± {row['score_diff_ci']:.1f} |")
+                     f"{row['score_diff']:+.1f} ± {row['score_diff_ci']:.1f} | "
+                     f"{_seconds(row['agent_s_per_move'])} / {_seconds(row['opponent_s_per_move'])} |")
     lines += ["", "| rank | agent | mu | sigma | ordinal |", "| ---: | --- | ---: | ---: | ---: |"]
     lines += [f"| {i} | {r['agent']} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} |"
               for i, r in enumerate(ratings, start=1)]
     return "\n".join(lines) + "\n"
+
+
+def _seconds(value: float) -> str:
+    return "–" if value != value else f"{value:.3f}" if value >= 0.001 else f"{value * 1e6:.0f} µs"
 
 
 def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
@@ -100,11 +122,19 @@ def unique_names(specs: Sequence[str]) -> list[str]:
 
 
 def run_league(rules: RummyRules, specs: Sequence[str], games: int, seed: int, out: Path, title: str,
-               records: Path | None = None, progress: bool = False) -> str:
-    """Play and rate the league of ``specs`` (two or more; the same spec twice plays itself); write
+               records: Path | None = None, progress: bool = False, duplicate: bool = False,
+               extra: Sequence[tuple[str, int | None]] = ()) -> str:
+    """Play and rate the league of ``specs`` (two or more; the same spec twice plays itself), round robin, and
+    each ``extra`` spec against ``SEARCH_OPPONENTS`` (with its own number of games, or ``games``); write
     ``matches.csv``, ``ratings.csv`` and ``report.md`` under ``out``; return the Markdown."""
-    agents = {name: make_agent(spec, rules) for name, spec in zip(unique_names(specs), specs)}
-    results = play_league(rules, agents, games, seed, records=records, progress=progress)
+    names = unique_names(list(specs) + [spec for spec, _ in extra])
+    agents = {name: make_agent(spec, rules) for name, spec in zip(names, list(specs) + [spec for spec, _ in extra])}
+    results = play_league(rules, {name: agents[name] for name in names[:len(specs)]}, games, seed, records=records,
+                          progress=progress, duplicate=duplicate)
+    for name, (spec, count) in zip(names[len(specs):], extra):
+        for opponent in SEARCH_OPPONENTS:
+            results += play_league(rules, {name: agents[name], opponent: agents[opponent]}, count or games, seed,
+                                   records=records, progress=progress, duplicate=duplicate)
     ratings = rate_league(results)
     report = markdown_report(title, rules, results, ratings)
     out.mkdir(parents=True, exist_ok=True)
@@ -188,16 +218,18 @@ README_START, README_END = "<!-- league:start -->", "<!-- league:end -->"
 
 
 def league_readme(out: Path, games: int, seed: int, checkpoints: Path, readme: Path | None = None,
-                  progress: bool = False) -> None:
+                  progress: bool = False, duplicate: bool = True, search: bool = True) -> None:
     """The README results: a league per ruleset of ``LEAGUE`` (baselines and the PPO checkpoint
-    ``checkpoints/<ruleset>_<P>p.pt`` when present) in ``out/league.md``; with ``readme``, also in
-    place of what that file holds between ``README_START`` and ``README_END`` (checked first)."""
+    ``checkpoints/<ruleset>_<P>p.pt`` when present, round robin; the search agents against the heuristic and
+    random play unless ``search`` is false) in ``out/league.md``; with ``readme``, also in place of what that
+    file holds between ``README_START`` and ``README_END`` (checked first)."""
     if readme is not None:
         text = readme.read_text()
         if not 0 <= text.find(README_START) < text.find(README_END):
             raise SystemExit(f"{readme} has no {README_START} ... {README_END} block to replace")
-    sections = [f"`python -m rummy_env.training.evaluate league --games {games} --seed {seed}`\n"]
-    for ruleset, players, baselines in LEAGUE:
+    flags = ("" if duplicate else " --no-duplicate") + ("" if search else " --no-search")
+    sections = [f"`python -m rummy_env.training.evaluate league --games {games} --seed {seed}{flags}`\n"]
+    for ruleset, players, baselines, *searchers in LEAGUE:
         specs = list(baselines)
         checkpoint = checkpoints / f"{ruleset}_{players}p.pt"
         if checkpoint.is_file():
@@ -205,8 +237,9 @@ def league_readme(out: Path, games: int, seed: int, checkpoints: Path, readme: P
         else:
             print(f"note: {checkpoint} is missing; the {ruleset} {players}-player league is played without PPO")
         title = f"{ruleset}, {players} players"
+        extra = tuple(searchers[0]) if searchers and search else ()
         sections.append(run_league(make_rules(ruleset, players), specs, games, seed, out / f"{ruleset}_{players}p", title,
-                                   progress=progress))
+                                   progress=progress, duplicate=duplicate, extra=extra))
         print(sections[-1])
     league = "\n".join(sections)
     (out / "league.md").write_text(league)
@@ -241,9 +274,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--readme", type=Path, help=f"league mode: also replace the {README_START} block of this file")
     parser.add_argument("--torch-threads", type=int, help="torch's CPU threads for learned agents (default: torch's choice)")
     parser.add_argument("--quiet", action="store_true", help="no progress bars (there are none when stderr is not a terminal)")
+    parser.add_argument("--duplicate", action="store_true", help="match mode: every deal twice, seats swapped (even --games)")
+    parser.add_argument("--no-duplicate", action="store_true", help="league mode: one game per deal")
+    parser.add_argument("--no-search", action="store_true", help="league mode: leave the search agents out")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1 (games per pairing), got {args.games}")
+    if (args.duplicate or (args.mode == "league" and not args.no_duplicate)) and args.games % 2:
+        parser.error(f"duplicate deals play every deal twice: --games must be even, got {args.games}")
     if args.mode == "match" and not args.checkpoints_dir and len(args.agents) < 2:
         parser.error(f"the arena needs two or more agents (--agents A B ...), got only {args.agents[0]!r}; to play an "
                      f"agent against itself, name it twice: --agents {args.agents[0]} {args.agents[0]}")
@@ -256,7 +294,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     progress = not args.quiet
     out = fresh_folder(args.out, args.overwrite)
     if args.mode == "league":
-        league_readme(out, args.games, args.seed, args.checkpoints, args.readme, progress=progress)
+        league_readme(out, args.games, args.seed, args.checkpoints, args.readme, progress=progress,
+                      duplicate=not args.no_duplicate, search=not args.no_search)
         return
     if args.rules.endswith(".toml"):
         rules = RummyRules.from_toml(args.rules, num_players=args.players, episode=args.episode)
@@ -271,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     records = None if args.records is None else fresh_folder(Path(args.records) if args.records else out / "records",
                                                               args.overwrite)
     print(run_league(rules, args.agents, args.games, args.seed, out, f"{Path(args.rules).stem}, {rules.num_players} players",
-                     records=records, progress=progress))
+                     records=records, progress=progress, duplicate=args.duplicate))
     if records is not None:
         print(f"game records in {records} (rummy replay FILE, rummy replay FILE --html OUT.html)")
 

@@ -71,6 +71,12 @@ class PPOConfig:
     """torch's threads; on 2 shared cores one thread beside the engine measured fastest."""
     env_parallel: bool = False
     """numba's parallel engine kernels (their threads fight torch's on 2 cores)."""
+    init_policy: str = ""
+    """a policy file (a path, or a shipped checkpoint's name) whose weights the run starts from, e.g. a
+    behaviour-cloned one of ``training/distill.py``; its network must fit this config's architecture."""
+    kl_coef: float = 0.0
+    """weight of the KL anchor ``KL(pi_init || pi)`` over each state's legal actions, pulling the policy
+    toward ``init_policy`` (0 = none; needs ``init_policy``)."""
 
     @property
     def steps_per_update(self) -> int:
@@ -86,6 +92,7 @@ _RANGES: dict[str, tuple[float, float, bool]] = {
     "ent_coef": (0, math.inf, True), "vf_coef": (0, math.inf, True), "max_grad_norm": (0, math.inf, False),
     "snapshot_every": (1, math.inf, True), "pool_size": (1, math.inf, True), "checkpoint_every": (1, math.inf, True),
     "seed": (0, 2**63 - 1, True), "torch_threads": (1, 1024, True), "total_steps": (1, math.inf, True),
+    "kl_coef": (0, math.inf, True),
 }
 
 
@@ -133,6 +140,13 @@ def check_config_values(config: PPOConfig, source: str = "config") -> RummyRules
     if config.num_minibatches > config.steps_per_update:
         raise ValueError(f"{source}: num_minibatches = {config.num_minibatches} is more than the transitions of an "
                          f"update (at most num_envs * num_steps = {config.steps_per_update})")
+    if config.kl_coef > 0 and not config.init_policy:
+        raise ValueError(f"{source}: kl_coef = {config.kl_coef} anchors the policy to init_policy, which is not set")
+    if config.init_policy:
+        try:
+            assets.find("checkpoint", config.init_policy)
+        except FileNotFoundError as error:
+            raise ValueError(f"{source}: init_policy = {config.init_policy!r}: {error}") from error
     if config.rules not in PRESETS:
         raise ValueError(f"{source}: rules = {config.rules!r} must be a preset: {', '.join(PRESETS)}")
     unknown_kinds = set(config.opponents) - set(OPPONENT_KINDS)

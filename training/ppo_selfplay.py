@@ -67,8 +67,11 @@ with needs_extra("train", "rummy_env.training.ppo_selfplay"):
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
-from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, POLICY_FORMAT, ActorCritic, LegalActions, build_network,  # noqa: E402
-                                        check_finite, check_rules, entropy, read_checkpoint, rules_as_dict)
+from rummy_env import assets  # noqa: E402
+from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, POLICY_FORMAT, POLICY_KEYS, ActorCritic,  # noqa: E402
+                                        LegalActions, build_network, check_finite, check_rules, entropy,
+                                        read_checkpoint, rules_as_dict)
+from rummy_env.rules import ENV_KNOBS  # noqa: E402
 from rummy_env.training.opponent_pool import SELF, OpponentPool  # noqa: E402
 from rummy_env.training.runs import check_no_later_checkpoints, check_out_dir, fresh_out_dir  # noqa: E402,F401
 from rummy_env import RummyVectorEnv  # noqa: E402
@@ -128,6 +131,15 @@ class Trainer:
         self.env = RummyVectorEnv(config.num_envs, rules=self.rules, seed=config.seed, parallel=config.env_parallel)
         self.engine = self.env.engine
         self.network = ActorCritic(self.rules, config.hidden_size, config.num_layers, config.card_features)
+        self.anchor: ActorCritic | None = None
+        if config.init_policy:  # start from a policy file; with kl_coef, stay near it
+            path = str(assets.find("checkpoint", config.init_policy))
+            content = read_checkpoint(path, POLICY_KEYS)
+            check_rules(content["rules"], self.rules, path, ignore=ENV_KNOBS)
+            start = {**content, "config": dataclasses.asdict(config)}  # its weights must fit this run's network
+            self.network.load_state_dict(build_network(start, self.rules, path).state_dict())
+            if config.kl_coef > 0:
+                self.anchor = build_network(start, self.rules, path).eval()
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=config.learning_rate, eps=1e-5)
         self.pool = OpponentPool(config, self.rules)
         self.global_step = 0
@@ -220,6 +232,12 @@ class Trainer:
                 value_loss = 0.5 * (values - batch["returns"][index]).pow(2).mean()
                 step_entropy = entropy(log_probs).mean()
                 loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * step_entropy
+                if self.anchor is not None:
+                    with torch.no_grad():
+                        anchor_log_probs, _ = self.anchor(batch["observations"][index], legal)
+                    anchor_kl = (anchor_log_probs.exp() * (anchor_log_probs - log_probs)).sum(dim=-1).mean()
+                    loss = loss + config.kl_coef * anchor_kl
+                    stats.setdefault("anchor_kl", []).append(anchor_kl.item())
                 self.optimizer.zero_grad()
                 loss.backward()
                 norm = torch.nn.utils.clip_grad_norm_(self.network.parameters(), config.max_grad_norm)
@@ -364,13 +382,16 @@ def main(argv: Sequence[str] | None = None) -> None:
                                                           "run needs a new or empty one)")
     parser.add_argument("--resume", help="a checkpoint_*.pt to continue from (its stored config is used)")
     parser.add_argument("--seed", type=int, help="override the config's seed")
+    parser.add_argument("--init-policy", help="override the config's init_policy (a policy file to start from)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
     args = parser.parse_args(argv)
     try:
         if args.resume:
-            config = resume_config(args.resume, args.config, total_steps=args.total_steps, seed=args.seed)
+            config = resume_config(args.resume, args.config, total_steps=args.total_steps, seed=args.seed,
+                                   init_policy=args.init_policy)
         else:
-            config = load_config(args.config or DEFAULT_CONFIG, total_steps=args.total_steps, seed=args.seed)
+            config = load_config(args.config or DEFAULT_CONFIG, total_steps=args.total_steps, seed=args.seed,
+                                 init_policy=args.init_policy)
         check_out_dir(args.out, args.resume)
     except (ValueError, FileExistsError, FileNotFoundError) as error:
         parser.error(str(error))

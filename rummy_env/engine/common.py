@@ -107,6 +107,8 @@ def clear_hand(r) -> None:
     r.upcard_passes = 0
     r.repeated = 0
     r.upcard_draws = 0
+    r.history[:, :, :] = 0
+    r.last_discard[:] = -1
 
 
 @nb.njit(**JIT)

@@ -36,6 +36,7 @@ from rummy_env.actions import ActionLayout
 from rummy_env.engine import observation
 from rummy_env.engine.config import kernel_config
 from rummy_env.engine.drivers import check_actions_by_mask, done_rows, episode_winners_rows
+from rummy_env.engine.history import history_rows
 from rummy_env.engine.state import state_dtype
 from rummy_env.engine.threads import checked_chunk_size, checked_parallel
 from rummy_env.inputs import as_actions
@@ -180,8 +181,9 @@ class RummyEngine:
         return self._mask
 
     def observe(self, seats: np.ndarray | None = None) -> np.ndarray:
-        """``(B, O)`` int8 observation of each row, for ``seats`` (default: the player to act)."""
-        seat_array = self.state["current"] if seats is None else np.asarray(seats, dtype=np.int8)
+        """``(B, O)`` int8 observation of each row, for ``seats`` (one seat per row, or one seat for every row;
+        default: the player to act)."""
+        seat_array = self.state["current"] if seats is None else self._seats(seats, self.batch_size)
         args = (self.state, seat_array, self._obs, self.observation_layout.kernel_offsets, self.rules.num_players,
                 self.rules.num_card_types)
         if self.parallel:
@@ -191,13 +193,31 @@ class RummyEngine:
             observation.observe_rows(*args)
         return self._obs
 
+    def public_history(self, seats: np.ndarray | None = None) -> np.ndarray:
+        """``(B, P, K, T)`` int8: the hand's public history of each row (what each seat took from the pile,
+        passed, discarded, laid, took back; ``rummy_env.observations.HISTORY_KINDS``), seats relative to
+        ``seats`` (default: the player to act), as the observation orders them; a new array."""
+        seat_array = self.state["current"] if seats is None else self._seats(seats, self.batch_size)
+        return history_rows(self.state, seat_array, self.rules.num_players)
+
     def observe_records(self, records: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """Observations ``(len(records), O)`` of game records taken out of ``state`` (e.g. a copy of the rows
         that just ended), for ``seats``; a new array."""
         out = np.zeros((records.shape[0], self.observation_layout.size), dtype=np.int8)
-        observation.observe_rows(records, np.asarray(seats, dtype=np.int8), out, self.observation_layout.kernel_offsets,
+        observation.observe_rows(records, self._seats(seats, records.shape[0]), out, self.observation_layout.kernel_offsets,
                                  self.rules.num_players, self.rules.num_card_types)
         return out
+
+    def _seats(self, seats, rows: int) -> np.ndarray:
+        """``seats`` as ``(rows,)`` int8, a single seat standing for every row; a seat outside 0..P-1, a
+        non-integer or a wrong length is a ``ValueError``."""
+        array = np.asarray(seats)
+        players = self.rules.num_players
+        if array.dtype.kind not in "iu" or array.ndim > 1 or array.ndim == 1 and array.shape[0] != rows:
+            raise ValueError(f"seats must be one integer seat or {rows} of them, got {seats!r}")
+        if array.size and (array.min() < 0 or array.max() >= players):
+            raise ValueError(f"seats must be 0..{players - 1}, got {seats!r}")
+        return np.ascontiguousarray(np.broadcast_to(array.astype(np.int8), (rows,)))
 
     def episode_winners(self, records: np.ndarray) -> np.ndarray:
         """``(len(records), P)`` int8: 1 for each seat that won the finished episode of each record (the game's

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import numba as nb
 
-from rummy_env.engine.common import add_end_rewards, end_game_illegal, over, row_done, won_episode
+from rummy_env.engine.common import add_end_rewards, decode, end_game_illegal, over, row_done, won_episode
+from rummy_env.engine.history import note_action, note_hand_change, noted_from_action
 from rummy_env.engine.config import EPISODE_GAME
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.state import PHASE_HAND_OVER
@@ -32,7 +33,7 @@ class Drivers:
     """The compiled batch loops of one rule family (see the module docstring)."""
 
     def __init__(self, new_game_rows, next_hand_rows, mask_rows, mask_rows_parallel, step_rows, step_rows_parallel,
-                 check_actions, legal_reason):
+                 check_actions, legal_reason, play):
         self.new_game_rows = new_game_rows
         self.next_hand_rows = next_hand_rows
         self.mask_rows = mask_rows
@@ -41,6 +42,7 @@ class Drivers:
         self.step_rows_parallel = step_rows_parallel
         self.check_actions = check_actions
         self.legal_reason = legal_reason
+        self.play = play  # the row function applying a legal action (with its history), for rollouts
 
 
 def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row, worker_buffers) -> Drivers:
@@ -84,6 +86,21 @@ def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row,
             mask_row(state[i], out[i], worker_buffers(work, nb.get_thread_id()), tabs, cfgs[0])
 
     @nb.njit(**JIT)
+    def play(rows, undo, action: int, work, tabs, cfg) -> None:
+        """Apply a legal action to ``rows[0]``, noting it in the public history (``engine.history``)."""
+        r = rows[0]
+        kind, a, _ = decode(action, cfg)
+        if noted_from_action(kind, r.phase):
+            note_action(r, kind, a)
+            apply_row(rows, undo, action, work, tabs, cfg)
+            return
+        seat, pile_before = r.current, r.pile_n
+        hand = r.hand[seat].copy()
+        kept = r.history.copy()
+        apply_row(rows, undo, action, work, tabs, cfg)
+        note_hand_change(rows[0], seat, hand, pile_before, kept, kind)
+
+    @nb.njit(**JIT)
     def step_row(rows, undo, action: int, legal: bool, work, tabs, cfg, rewards) -> bool:
         """One step of the game ``rows[0]``; writes the seats' rewards and returns whether a hand ended."""
         r = rows[0]
@@ -93,7 +110,7 @@ def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row,
         if not legal:  # only reached under the "penalty" policy
             end_game_illegal(r, cfg, rewards)
             return True
-        apply_row(rows, undo, action, work, tabs, cfg)
+        play(rows, undo, action, work, tabs, cfg)
         if not over(r):
             return False
         add_end_rewards(r, cfg, rewards)
@@ -142,7 +159,7 @@ def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row,
         return legal_reason(state[row], action, worker_buffers(work, 0), tabs, cfg)
 
     return Drivers(new_game_rows, next_hand_rows, mask_rows, mask_rows_parallel, step_rows, step_rows_parallel,
-                   check_actions, reason_of)
+                   check_actions, reason_of, play)
 
 
 @nb.njit(**JIT)

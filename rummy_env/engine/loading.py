@@ -16,6 +16,7 @@ from rummy_env import cards
 from rummy_env.engine.positions import _TURN_SCALARS, GIN_SCALARS, MELD_KEYS, snapshot_keys
 from rummy_env.engine.state import END_NAMES, PHASE_NAMES, PURE, PURE_BUT_JOKER
 from rummy_env.melds import KIND_EMPTY, KIND_SET, describe_meld
+from rummy_env.observations import HISTORY_KINDS
 from rummy_env.rules import RummyRules
 
 
@@ -187,10 +188,28 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)) or not 0 < int(rng) < 2**64:
         raise _bad("rng", rng, "a non-zero 64-bit generator state")
     r["rng"] = rng
+    _fill_history(r, position.get("history", {}), players)
     if rules.ruleset == "rami51":
         _fill_rami(rules, r, position, melds)
     if rules.ruleset == "gin":
         _fill_gin(rules, r, position, melds)
+
+
+def _fill_history(r, history: Any, players: int) -> None:
+    if not isinstance(history, dict) or set(history) - set(HISTORY_KINDS) - {"last_discard"}:
+        raise _bad("history", history, f"a dict with keys among {list(HISTORY_KINDS) + ['last_discard']}")
+    r["history"][:] = 0
+    r["last_discard"][:] = -1
+    for seat, card in enumerate(_per_seat("history.last_discard", history.get("last_discard", [None] * players),
+                                          players)):
+        r["last_discard"][seat] = -1 if card is None else _cards(f"history.last_discard[{seat}]", [card])[0]
+    for kind, per_seat in history.items():
+        if kind == "last_discard":
+            continue
+        for seat, concerned in enumerate(_per_seat(f"history.{kind}", per_seat, players)):
+            counts = np.bincount(np.array(_cards(f"history.{kind}[{seat}]", concerned), dtype=np.int64),
+                                 minlength=r["history"].shape[-1])
+            r["history"][seat, HISTORY_KINDS.index(kind)] = np.minimum(counts, 127)
 
 
 def _fill_table(rules: RummyRules, r, melds: list[dict[str, Any]]) -> None:

@@ -19,6 +19,10 @@ key                    value
 ``totals``             ints per seat, with ``hand_scores``; ``winner``: seat or None; ``rummy``: bool
 ``end_reason``         "none", "out", "dead_no_draw", "dead_reshuffles", "dead_turn_cap", "illegal_action"
 ``game_winners``       seats; ``illegal_by``: seat or None; ``rng``: the row's generator state
+``history``            the hand's public history: for each kind of ``HISTORY_KINDS``
+                       (``rummy_env.observations``), one list of cards per seat, a card
+                       repeated as often as it was concerned, and ``last_discard``: per
+                       seat the card it discarded last, or None; optional in ``load`` (empty)
 =====================  ==============================================================
 
 Ruleset ``rami51`` adds (card type 52 is the joker; cards appear once per copy):
@@ -61,6 +65,7 @@ import numpy as np
 from rummy_env.engine.state import END_NAMES, PHASE_NAMES, PURE, PURE_BUT_JOKER
 from rummy_env.engine.table import slot_cards
 from rummy_env.melds import KIND_RUN, KIND_SET
+from rummy_env.observations import HISTORY_KINDS
 from rummy_env.rules import RummyRules
 
 KIND_NAMES = {KIND_SET: "set", KIND_RUN: "run"}
@@ -127,6 +132,9 @@ def snapshot(rules: RummyRules, r, undo=None) -> dict[str, Any]:
         "game_winners": [seat for seat in range(players) if r["game_winners"][seat]],
         "illegal_by": _none_if_negative(int(r["illegal_by"])),
         "rng": int(r["rng"]),
+        "history": {kind: [_cards_of(r["history"][seat, k]) for seat in range(players)]
+                    for k, kind in enumerate(HISTORY_KINDS)} | {"last_discard": [
+                        _none_if_negative(int(card)) for card in r["last_discard"][:players]]},
     }
     if rules.ruleset == "rami51":
         position |= _rami_snapshot(rules, r, undo, table)
@@ -162,4 +170,4 @@ def snapshot_keys() -> list[str]:
     return ["num_players", "phase", "current", "dealer", "hands", "stock", "discard", "taken", "table", "table_by_seat",
             "known", "played_this_turn", "has_played", "has_melded", "turn", "reshuffles", "hands_played", "undos",
             "totals", "hand_scores", "winner", "rummy", "end_reason", "game_winners", "illegal_by", "rng",
-            "ruleset", "first_turn", "opened", "turn_state", "gin"]
+            "ruleset", "first_turn", "opened", "turn_state", "gin", "history"]

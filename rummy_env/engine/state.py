@@ -48,6 +48,10 @@ hand_scores       (P,)      points of the last finished hand (credited, basic; p
 totals            (P,)      game totals
 game_winners      (P,)      1 for each winner once the game is over (ties are joint)
 illegal_by        ()        seat whose illegal action ended the game (penalty policy), or -1
+history           (P,K,T)   the hand's public history: per seat, per kind of ``HISTORY_KINDS``
+                            (``rummy_env.observations``: took from the pile, passed, discarded,
+                            laid, took back), how often each card type was concerned (max 127)
+last_discard      (P,)      the card each seat discarded last this hand, or -1
 ================  ========  =================================================================
 
 Fields of the rami51 turn (zero in basic):
@@ -96,6 +100,7 @@ import functools
 
 import numpy as np
 
+from rummy_env.observations import HISTORY_KINDS
 from rummy_env.rules import RummyRules
 
 PHASE_DRAW, PHASE_PLAY, PHASE_HAND_OVER, PHASE_GAME_OVER = 0, 1, 2, 3
@@ -158,5 +163,7 @@ def _record_dtype(types: int, cards: int, slots: int) -> np.dtype:
         ("repeated", np.int8), ("upcard_draws", np.int16),
         ("slot_low_layoffs", np.int8, (slots,)), ("slot_high_layoffs", np.int8, (slots,)),
         ("boxes", np.int16, (seats,)),
+        ("history", np.int8, (seats, len(HISTORY_KINDS), types)),
+        ("last_discard", np.int8, (seats,)),
     ]
     return np.dtype(fields, align=True)

@@ -36,7 +36,7 @@ import gymnasium
 import numpy as np
 
 from rummy_env.engine import RummyEngine
-from rummy_env.agents.base import check_agent_fits
+from rummy_env.agents.base import act_on, check_agent_fits
 from rummy_env.engine.state import truncated
 from rummy_env.inputs import as_action, as_actions
 from rummy_env.rules import RummyRules, make_rules
@@ -65,11 +65,14 @@ class LearnerSeats:
         self.rng = np.random.default_rng(seed)
         self.engine.reset(seed=seed)
 
-    def opponent_actions(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    def opponent_actions(self, observation: np.ndarray, mask: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The opponents' actions in ``rows`` (bool), whose observations and masks are given; a search agent
+        also gets those rows' game records (``act_on``)."""
         if self.opponent is None:
             return uniform_legal_actions(mask, self.rng)
         if hasattr(self.opponent, "act"):
-            return np.asarray(self.opponent.act(observation, mask, self.rng), dtype=np.int64)
+            return np.asarray(act_on(self.opponent, observation, mask, self.rng, self.engine.state[rows],
+                                     self.engine.undo_copies[rows]), dtype=np.int64)
         return np.asarray(self.opponent(observation, mask), dtype=np.int64)
 
     def start(self, rows: np.ndarray) -> None:
@@ -92,7 +95,8 @@ class LearnerSeats:
                 return
             # the policy sees only the rows where an opponent is to act, each from that seat's view
             actions = np.zeros(engine.batch_size, dtype=np.int64)
-            actions[waiting] = self.opponent_actions(engine.observe()[waiting], engine.legal_action_mask()[waiting])
+            actions[waiting] = self.opponent_actions(engine.observe()[waiting], engine.legal_action_mask()[waiting],
+                                                     waiting)
             result = engine.step(actions, rows=waiting)
             learner_rewards += result.rewards[self.rows, self.seats]
 
