@@ -31,7 +31,7 @@ import numpy as np
 
 import rummy_env
 from rummy_env.engine.threads import CHUNK_SIZE
-from rummy_env.sampling import pick_legal, pick_legal_parallel
+from rummy_env.sampling import pick_legal_actions
 
 BUSY = "import numpy as np\na = np.random.rand(400, 400)\nwhile True:\n    a = a @ a\n    a /= np.abs(a).max()\n"
 
@@ -44,11 +44,7 @@ def loop_rate(engine: rummy_env.RummyEngine, seconds: float, repeats: int) -> fl
     def one_step() -> int:
         active = int((~engine.done).sum())
         mask = engine.legal_action_mask()
-        if engine.parallel:  # the picker runs under the same thread setting as the engine
-            with numba.parallel_chunksize(engine.chunk_size):
-                pick_legal_parallel(mask, rng.random(engine.batch_size), actions)
-        else:
-            pick_legal(mask, rng.random(engine.batch_size), actions)
+        pick_legal_actions(mask, rng.random(engine.batch_size), actions, engine.parallel, engine.chunk_size)
         engine.step(actions)
         engine.reset(rows=engine.done.copy())
         return active

@@ -30,11 +30,10 @@ import sys
 import time
 from pathlib import Path
 
-import numba
 import numpy as np
 
 import rummy_env
-from rummy_env.sampling import pick_legal, pick_legal_parallel
+from rummy_env.sampling import pick_legal_actions
 
 HERE = Path(__file__).resolve().parent
 
@@ -84,11 +83,7 @@ def engine_rate(rules: rummy_env.RummyRules, batch: int, seconds: float, repeats
         for _ in range(20):
             mask = engine.legal_action_mask()
             engine.observe()
-            if engine.parallel:  # the engine's own thread policy (rummy_env/engine/threads.py)
-                with numba.parallel_chunksize(engine.chunk_size):
-                    pick_legal_parallel(mask, generator.random(batch), actions)
-            else:
-                pick_legal(mask, generator.random(batch), actions)
+            pick_legal_actions(mask, generator.random(batch), actions, engine.parallel, engine.chunk_size)
             engine.step(actions)
             done = engine.done
             if done.any():

@@ -6,7 +6,6 @@ import numba as nb
 import numpy as np
 
 
-
 @nb.njit(cache=True, nogil=True)
 def pick_legal_row(row: np.ndarray, uniform: float) -> int:
     """The ``floor(u * n)``-th legal action of a 0/1 mask row with ``n`` legal actions (0 if none)."""
@@ -37,9 +36,22 @@ def pick_legal_parallel(mask: np.ndarray, uniforms: np.ndarray, out: np.ndarray)
         out[i] = pick_legal_row(mask[i], uniforms[i])
 
 
+def pick_legal_actions(mask: np.ndarray, uniforms: np.ndarray, out: np.ndarray, parallel: bool = False,
+                       chunk_size: int = 0) -> None:
+    """``out[i] = pick_legal_row(mask[i], uniforms[i])``, under the engine's thread setting
+    (``RummyEngine.parallel`` and ``.chunk_size``, ``rummy_env/engine/threads.py``)."""
+    if parallel:
+        import numba
+
+        with numba.parallel_chunksize(chunk_size):
+            pick_legal_parallel(mask, uniforms, out)
+    else:
+        pick_legal(mask, uniforms, out)
+
+
 def uniform_legal_actions(action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of ``action_mask`` ``(B, A)``."""
+    """One uniformly random legal action per row of ``action_mask`` ``(B, A)`` (one thread, as the engine)."""
     mask = np.atleast_2d(action_mask)
     actions = np.empty(mask.shape[0], dtype=np.int64)
-    pick_legal(mask, rng.random(mask.shape[0]), actions)  # one thread, as the engine (engine/threads.py)
+    pick_legal_actions(mask, rng.random(mask.shape[0]), actions)
     return actions

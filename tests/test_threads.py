@@ -9,10 +9,15 @@ from rummy_env.engine.threads import CHUNK_SIZE, PARALLEL
 from rummy_env.sampling import pick_legal
 
 
-@pytest.mark.parametrize("bad", [-1, 1.5, "64", True])
+@pytest.mark.parametrize("bad", [-1, 1.5, "64", True, np.bool_(True), np.int64(-2)])
 def test_bad_chunk_size_is_refused_by_name(bad):
     with pytest.raises(ValueError, match="chunk_size"):
         RummyEngine(RummyRules.preset("basic", num_players=2), 4, parallel=True, chunk_size=bad)
+
+
+def test_numpy_values_are_accepted_as_plain_ones():
+    engine = RummyEngine(RummyRules.preset("basic", num_players=2), 4, parallel=np.bool_(True), chunk_size=np.int64(8))
+    assert (engine.parallel, engine.chunk_size) == (True, 8) and type(engine.chunk_size) is int
 
 
 def test_defaults_are_the_documented_ones():
@@ -20,7 +25,7 @@ def test_defaults_are_the_documented_ones():
     assert (engine.parallel, engine.chunk_size, PARALLEL) == (PARALLEL, CHUNK_SIZE, False)
 
 
-@pytest.mark.parametrize("bad", [1, "yes"])
+@pytest.mark.parametrize("bad", [1, "yes", np.int64(1)])
 def test_bad_parallel_is_refused_by_name(bad):
     with pytest.raises(ValueError, match="parallel"):
         RummyEngine(RummyRules.preset("basic", num_players=2), 4, parallel=bad)

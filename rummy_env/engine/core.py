@@ -169,13 +169,18 @@ class RummyEngine:
         self.drivers.next_hand_rows(self.state, selected, self._work, self.tables, self.cfgs)
 
     # ------------------------------------------------------------------ the three hot calls
-    def legal_action_mask(self) -> np.ndarray:
-        """``(B, A)`` int8: 1 for every legal action of each row's player to act (all 0 when over)."""
+    def _run(self, serial, parallel, *args) -> None:
+        """A batch kernel under the engine's thread setting (``rummy_env/engine/threads.py``)."""
         if self.parallel:
             with numba.parallel_chunksize(self.chunk_size):
-                self.drivers.mask_rows_parallel(self.state, self._mask, self._work, self.tables, self.cfgs)
+                parallel(*args)
         else:
-            self.drivers.mask_rows(self.state, self._mask, self._work, self.tables, self.cfgs)
+            serial(*args)
+
+    def legal_action_mask(self) -> np.ndarray:
+        """``(B, A)`` int8: 1 for every legal action of each row's player to act (all 0 when over)."""
+        self._run(self.drivers.mask_rows, self.drivers.mask_rows_parallel, self.state, self._mask, self._work,
+                  self.tables, self.cfgs)
         np.copyto(self._checked_mask, self._mask)  # the next step reads legality off it (no search repeated)
         self._mask_is_current = True
         return self._mask
@@ -186,11 +191,7 @@ class RummyEngine:
         seat_array = self.state["current"] if seats is None else self._seats(seats, self.batch_size)
         args = (self.state, seat_array, self._obs, self.observation_layout.kernel_offsets, self.rules.num_players,
                 self.rules.num_card_types)
-        if self.parallel:
-            with numba.parallel_chunksize(self.chunk_size):
-                observation.observe_rows_parallel(*args)
-        else:
-            observation.observe_rows(*args)
+        self._run(observation.observe_rows, observation.observe_rows_parallel, *args)
         return self._obs
 
     def public_history(self, seats: np.ndarray | None = None) -> np.ndarray:
@@ -245,11 +246,7 @@ class RummyEngine:
         self._mask_is_current = False
         args = (self.state, self.undo_copies, action_array, active, self._legal, self._work, self.tables, self.cfgs,
                 self._rewards, self._hand_ended)
-        if self.parallel:
-            with numba.parallel_chunksize(self.chunk_size):
-                self.drivers.step_rows_parallel(*args)
-        else:
-            self.drivers.step_rows(*args)
+        self._run(self.drivers.step_rows, self.drivers.step_rows_parallel, *args)
         return StepResult(self._rewards, self._hand_ended)
 
     # ------------------------------------------------------------------ for people and tests

@@ -19,23 +19,25 @@ a free thread takes the rows a held-up one has not reached. The number of thread
 
 from __future__ import annotations
 
+import numpy as np
+
 PARALLEL = False  # the default of ``RummyEngine(parallel=...)`` and the envs built on it
 CHUNK_SIZE = 64   # rows a thread takes at a time in the parallel kernels (0: numba's static split)
 
 
 def checked_parallel(parallel: bool | None) -> bool:
-    """``parallel`` as given (``None``: the default, ``PARALLEL``), refused unless a bool."""
+    """``parallel`` as given (``None``: the default, ``PARALLEL``), refused unless a bool (numpy's too)."""
     if parallel is None:
         return PARALLEL
-    if not isinstance(parallel, (bool,)):
+    if not isinstance(parallel, (bool, np.bool_)):
         raise ValueError(f"parallel must be True, False or None (the default: one thread), got {parallel!r}")
-    return parallel
+    return bool(parallel)
 
 
 def checked_chunk_size(chunk_size: int | None) -> int:
-    """``chunk_size`` as given (``None``: the default), refused unless it is an int >= 0."""
+    """``chunk_size`` as given (``None``: the default), refused unless it is an int >= 0 (numpy's too)."""
     if chunk_size is None:
         return CHUNK_SIZE
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 0:
+    if isinstance(chunk_size, (bool, np.bool_)) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 0:
         raise ValueError(f"chunk_size must be an int >= 0 (0: numba's static split), got {chunk_size!r}")
-    return chunk_size
+    return int(chunk_size)
