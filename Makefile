@@ -38,7 +38,7 @@ demo: $(VENV)/.installed          ## a short PPO run on basic 2-player rummy, th
 watch: $(VENV)/.installed         ## a seeded game between baseline agents as text, then the engine's throughput
 	$(PY) -m rummy_env.agents.demo
 
-test: $(VENV)/.installed          ## the CI profile of the test-suite
+test: $(VENV)/.openspiel          ## the CI profile of the test-suite (with the OpenSpiel differential's fast tier)
 	$(PY) -m pytest -q $(TEST_ARGS) -m "not slow"
 
 test-wheel: $(VENV)/.installed    ## build the wheel, install it into a fresh venv, use it from outside the repository
