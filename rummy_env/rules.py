@@ -5,7 +5,8 @@ The rules knobs are those of the rules book, ``docs/rules.md`` (ruleset ``basic`
 Lebanese "14" sub-rules of R21), with the seed defaults; the ids in brackets (B5, AB1, R11, AR7, AL3, …)
 point into that file. A few *environment* knobs sit beside them (how an episode is cut, how rewards are
 formed, what an illegal action does), because they too must be set through configuration and never by
-patching the engine.
+patching the engine. The knob tables (allowed values, rule ids, presets) live in ``rummy_env.knobs``, the
+checks of a ruleset's values in ``rummy_env.rules_check``.
 
 >>> rules = RummyRules.preset("basic", num_players=4, ace_high_or_low=True)
 >>> rules.hand_size, rules.ace_high_or_low
@@ -22,7 +23,6 @@ ValueError: num_players=7 is impossible for ruleset 'basic': allowed 2..6 (B1)
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -32,138 +32,14 @@ import tomllib
 import numpy as np
 
 from rummy_env import cards
+from rummy_env.knobs import (
+    AUTO, BASIC_HAND_SIZES, BASIC_KNOBS, ENV_KNOBS, GIN_KNOBS, GIN_PRESETS, LEBANESE_KNOBS, OWN_KNOBS, PRESETS,
+    RAMI51_KNOBS, RULESETS, SHARED_KNOBS, knob_choices, resolve_defaults, same,
+)
+from rummy_env.rules_check import check_other_ruleset_knobs, normalise_scaling, validate
 
-RULESETS = ("basic", "rami51", "gin")
-# "lebanese14" = ruleset "rami51" with lebanese=True (R21); "gin_openspiel" and "gin_rlcard" are ruleset "gin"
-# with the knobs of GIN_PRESETS (G13, G14)
-PRESETS = ("basic", "rami51", "lebanese14", "gin", "gin_openspiel", "gin_rlcard")
-
-_BASIC_HAND_SIZES = ((2, 10), (3, 7), (4, 7), (5, 6), (6, 6))
-_NUM_PLAYERS = {"basic": (2, 6, "B1"), "rami51": (2, 5, "R3"), "gin": (2, 2, "G1")}
-_LEBANESE_SCALING = ((0, 2.0), (1, 1.5), (2, 1.0))
-
-
-class _Auto:
-    """Default of a Lebanese sub-rule knob: its Lebanese value when ``lebanese`` is on, else off (R21)."""
-
-    def __repr__(self) -> str:
-        return "<auto>"
-
-
-AUTO = _Auto()
-
-# knob -> (value when lebanese, value otherwise); every one of them can also be set on its own (R21)
-_LEBANESE_KNOBS: dict[str, tuple[Any, Any]] = {
-    "ace_fixed_value": (10, None),
-    "joker_run_requires_burnt": (True, False),
-    "discard_pickup_min_lay": (71, None),
-    "all_at_once_joker_scaling": (_LEBANESE_SCALING, None),
-}
-
-# enum knobs: ruleset -> knob -> (choices, rule id)
-_CHOICES_BASIC = {
-    "dead_round_scoring": (("none", "lowest_hand_wins"), "docs/rules.md#basic-knobs"),
-    "game_end_mode": (("target", "hands"), "docs/rules.md#basic-knobs"),
-}
-_CHOICES_RAMI = {
-    "dead_round_scoring": (("none", "hand_penalties"), "R17"),
-    "game_end_mode": (("threshold", "rounds"), "R22"),
-    "freed_joker_use": (("new_meld", "new_meld_or_layoff"), "AR14"),
-    "final_discard": (("required", "optional", "forbidden"), "R15"),
-    "card_announcement": (("auto", "manual"), "R7"),
-    "all_at_once_scoring": (("multiplier", "flat100"), "R19"),
-    "discard_pickup_min_lay_scope": (("opening_only", "every_pickup"), "AL3"),
-    "half_point_rounding": (("exact", "ceil", "floor"), "R21.5"),
-}
-_CHOICES_GIN = {
-    "dead_round_scoring": (("none",), "G10"),
-    "game_end_mode": (("target",), "G12"),
-    "opening": (("upcard", "eleven_cards"), "G2, G3, G14"),
-    "wall_rule": (("void", "openspiel", "pickup_or_dead"), "G10, G14"),
-    "knock_deadwood": (("exact", "openspiel_shortcut"), "G6, G13"),
-    "next_dealer": (("alternate", "winner", "loser"), "G12"),
-}
-_CHOICES_ENV = {
-    "episode": ("hand", "game"),
-    "reward": ("score", "win"),
-    "illegal_action": ("raise", "penalty"),
-}
-
-
-_CHOICES = {"basic": _CHOICES_BASIC, "rami51": _CHOICES_RAMI, "gin": _CHOICES_GIN}
-
-
-def knob_choices(ruleset: str) -> dict[str, tuple[str, ...]]:
-    """The allowed values of every enum knob of ``ruleset`` (environment knobs included), in the order whose
-    index the compiled kernels read (``rummy_env.engine.config``)."""
-    merged: dict[str, tuple[str, ...]] = {}
-    for name, table in _CHOICES.items():
-        if name != ruleset:
-            merged.update({knob: choices for knob, (choices, _) in table.items()})
-    return {**merged, **{knob: choices for knob, (choices, _) in _CHOICES[ruleset].items()}, **_CHOICES_ENV}
-
-
-# bool knobs of rami51 -> rule id
-_BOOLS_RAMI = {
-    "dealer_first_turn_may_meld": "AR1", "discard_pickup_from_second_round": "R20",
-    "opening_requires_pure_run": "R11.2", "pure_run_hand_cards_only": "AR8", "opening_may_use_table": "AR9",
-    "joker_on_opponent_set": "AR6", "joker_swap_requires_prior_opening": "AR13",
-    "allow_take_from_meld": "R13", "take_from_own_melds": "AR7", "can_take_joker_from_meld": "AR7",
-    "circular_runs": "R20", "allow_ace_both_ends": "AR10", "all_at_once_requires_opening_criteria": "R16",
-    "all_at_once_requires_pure_run": "AR20", "all_at_once_may_use_table": "R16", "reshuffle_keep_top": "AR17",
-    "lebanese": "R21", "joker_run_requires_burnt": "R21.2", "burnt_includes_discard_pile": "AL2",
-}
-# integer knobs of rami51 -> (minimum, rule id)
-_INTS_RAMI = {
-    "opening_threshold": (0, "R11.1"), "announcement_penalty_cards": (0, "R7"), "ace_hand_value": (1, "R19"),
-    "joker_hand_value": (0, "AR15"), "non_opener_penalty": (0, "R19"), "game_end_threshold": (1, "AR18"),
-    "max_rounds": (1, "R22"), "max_turns_per_round": (1, "R17"), "max_undos_per_turn": (0, "R24"),
-}
-# knobs with one allowed value (docs/rules.md#rami51-knobs, "fixed values") -> (value, rule id)
-_FIXED_RAMI = {
-    "dealer_extra_cards": (1, "R4"), "max_jokers_per_run": (1, "R9"), "max_jokers_per_set": (1, "AR4"),
-    "joker_on_opponent_run": (False, "R9"),
-}
-
-
-# bool knobs of gin -> rule id
-_BOOLS_GIN = {
-    "oklahoma": "G11", "tie_is_undercut": "G9", "forbid_discarding_taken_card": "G4", "layoffs": "G8",
-    "auto_melds": "G14", "gin_forced": "G14", "repeated_discard_void": "G13",
-}
-# integer knobs of gin -> (minimum, maximum or None, rule id)
-_INTS_GIN = {
-    "knock_card": (0, 10, "G6"), "gin_bonus": (0, None, "G7"), "big_gin_bonus": (0, None, "G7"),
-    "undercut_bonus": (0, None, "G9"), "box_bonus": (0, None, "G12"), "game_bonus": (0, None, "G12"),
-    "shutout_multiplier": (1, None, "G12"), "target_score": (1, None, "G12"), "max_hands": (1, 30000, "G12"),
-    "max_turns_per_round": (1, 30000, "G12"), "hand_size": (10, 10, "G2"),
-}
-# the knob values of the gin presets (G13, G14); the user may still override any knob
-GIN_PRESETS: dict[str, dict[str, Any]] = {
-    "gin": {},
-    "gin_openspiel": {
-        "forbid_discarding_taken_card": False, "tie_is_undercut": False, "big_gin_bonus": 0, "wall_rule": "openspiel",
-        "first_dealer": 1, "repeated_discard_void": True, "upcard_draw_limit": 50,
-        "knock_deadwood": "openspiel_shortcut", "max_layoffs_per_run_end": 2,
-    },
-    "gin_rlcard": {
-        "opening": "eleven_cards", "forbid_discarding_taken_card": True, "gin_forced": True, "auto_melds": True,
-        "layoffs": False, "wall_rule": "pickup_or_dead", "big_gin_bonus": 0,
-    },
-}
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _same(value: Any, default: Any) -> bool:
-    """``value`` is ``default`` (a bool never equals an int here)."""
-    return value is default or (isinstance(value, bool) == isinstance(default, bool) and value == default)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+__all__ = ["RummyRules", "make_rules", "plain", "AUTO", "PRESETS", "RULESETS", "GIN_PRESETS", "ENV_KNOBS", "BASIC_KNOBS",
+           "RAMI51_KNOBS", "GIN_KNOBS", "knob_choices"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -312,7 +188,7 @@ class RummyRules:
     num_players: int
     ruleset: str = "basic"
     # ---- basic only (§3.1)
-    hand_size_by_players: tuple[tuple[int, int], ...] = _BASIC_HAND_SIZES
+    hand_size_by_players: tuple[tuple[int, int], ...] = BASIC_HAND_SIZES
     ace_high_or_low: bool = False
     ace_high_scoring_value: int = 15
     round_the_corner: bool = False
@@ -461,10 +337,10 @@ class RummyRules:
         at the value ``lebanese`` gives them, so that ``replace(lebanese=...)`` moves them along.
         """
         values = {}
-        for name in _SHARED_KNOBS + _OWN_KNOBS[self.ruleset]:
+        for name in SHARED_KNOBS + OWN_KNOBS[self.ruleset]:
             value = getattr(self, name)
-            if name in _LEBANESE_KNOBS:
-                if value == _LEBANESE_KNOBS[name][0 if self.lebanese else 1]:
+            if name in LEBANESE_KNOBS:
+                if value == LEBANESE_KNOBS[name][0 if self.lebanese else 1]:
                     continue
                 values[name] = self._scaling_dict() if name == "all_at_once_joker_scaling" and value is not None else value
             elif name == "hand_size_by_players":
@@ -489,80 +365,12 @@ class RummyRules:
             object.__setattr__(self, "first_dealer", int(self.first_dealer))
         scaling = self.all_at_once_joker_scaling
         if scaling is not AUTO and scaling is not None:
-            object.__setattr__(self, "all_at_once_joker_scaling", self._normalise_scaling(scaling))
+            object.__setattr__(self, "all_at_once_joker_scaling", normalise_scaling(scaling))
         if self.ruleset not in RULESETS:
             raise ValueError(f"unknown ruleset {self.ruleset!r}; available: {RULESETS}")
-        self._check_other_ruleset_knobs()
-        self._resolve_defaults()
-        self._validate()
-
-    @staticmethod
-    def _normalise_scaling(scaling: Any) -> Any:
-        """A mapping ``{jokers: factor}`` (TOML keys are strings) or pairs -> sorted ``((jokers, factor), ...)``."""
-        def bad() -> ValueError:
-            return ValueError(f"all_at_once_joker_scaling={scaling!r} is impossible for ruleset 'rami51': allowed "
-                              "None or a map {jokers (int >= 0, including 0): factor (number > 0)} (R21.5, AL5)")
-        try:
-            pairs = list(scaling.items()) if isinstance(scaling, Mapping) else [tuple(pair) for pair in scaling]
-            out = []
-            for jokers, factor in pairs:
-                if isinstance(jokers, bool) or isinstance(factor, (bool, str)):
-                    raise bad()
-                key = int(jokers)
-                if isinstance(jokers, float) and jokers != key:
-                    raise bad()
-                out.append((key, float(factor)))
-        except (TypeError, ValueError) as error:
-            raise bad() from error
-        keys = [jokers for jokers, _ in out]
-        if not out or len(set(keys)) != len(keys) or min(keys) != 0 \
-                or any(not (math.isfinite(f) and f > 0) for _, f in out):
-            raise bad()
-        return tuple(sorted(out))
-
-    def _check_other_ruleset_knobs(self) -> None:
-        """A knob of another ruleset may only hold its default (or, for AUTO knobs, their 'off' value)."""
-        own = _OWN_KNOBS[self.ruleset]
-        for name in (name for knobs in _OWN_KNOBS.values() for name in knobs if name not in own):
-            owner = next(ruleset for ruleset, knobs in _OWN_KNOBS.items() if name in knobs)
-            value = getattr(self, name)
-            default = _DEFAULTS[name]
-            if _same(value, default) or name in _LEBANESE_KNOBS and _same(value, _LEBANESE_KNOBS[name][1]):
-                continue
-            if name == "target_score" and _same(value, 150):
-                continue          # rami51 resolves the knob it does not use to basic's default
-            if name == "hand_size" and self.ruleset == "basic":
-                sizes = dict(self.hand_size_by_players)
-                if value == sizes.get(self.num_players) and _is_int(value):
-                    continue          # e.g. a dict built from dataclasses.asdict: hand_size is derived in basic
-                raise ValueError(f"hand_size={value!r} cannot be set for ruleset 'basic': it is a knob of ruleset "
-                                 "'rami51'; basic deals hand_size_by_players (B4)")
-            raise ValueError(f"{name}={value!r} cannot be set for ruleset {self.ruleset!r}: it is a knob of ruleset "
-                             f"{owner!r} (docs/rules.md#{owner}-knobs); leave it at its "
-                             f"default {_LEBANESE_KNOBS[name][1] if name in _LEBANESE_KNOBS else default!r}")
-
-    def _resolve_defaults(self) -> None:
-        rami = self.ruleset == "rami51"
-
-        def set_(name: str, value: Any) -> None:
-            object.__setattr__(self, name, value)
-
-        if self.reshuffle_keep_top is None:      # B11 keeps the top; AR17 does not; gin never rebuilds (G10)
-            set_("reshuffle_keep_top", self.ruleset == "basic")
-        if self.dead_round_scoring is None:
-            set_("dead_round_scoring", "none")
-        if self.game_end_mode is None:
-            set_("game_end_mode", "threshold" if rami else "target")
-        lebanese = rami and self.lebanese is True
-        for name, (on, off) in _LEBANESE_KNOBS.items():
-            if getattr(self, name) is AUTO:
-                set_(name, on if lebanese else off)
-        if self.ruleset == "basic" and self.hand_size is None:
-            set_("hand_size", dict(self.hand_size_by_players).get(self.num_players))
-        elif self.hand_size is None:
-            set_("hand_size", 13 if rami else 10)
-        if self.target_score is None:
-            set_("target_score", 100 if self.ruleset == "gin" else 150)
+        check_other_ruleset_knobs(self)
+        resolve_defaults(self)
+        validate(self)
 
     # ------------------------------------------------------------------ derived sizes
     @property
@@ -647,125 +455,6 @@ class RummyRules:
                 factor = value
         return factor
 
-    # ------------------------------------------------------------------ validation
-    def _fail(self, knob: str, allowed: str, rule: str) -> None:
-        raise ValueError(f"{knob}={getattr(self, knob)!r} is impossible for ruleset {self.ruleset!r}: allowed {allowed} ({rule})")
-
-    def _validate(self) -> None:
-        fail = self._fail
-        low, high, rule = _NUM_PLAYERS[self.ruleset]
-        if not _is_int(self.num_players) or not low <= self.num_players <= high:
-            fail("num_players", f"{low}..{high}" if low < high else f"only {low}", rule)
-        {"basic": self._validate_basic, "rami51": self._validate_rami51, "gin": self._validate_gin}[self.ruleset]()
-        for knob, choices in _CHOICES_ENV.items():
-            if getattr(self, knob) not in choices:
-                fail(knob, " or ".join(repr(choice) for choice in choices), "environment knob")
-        if self.max_reshuffles is not None and (not _is_int(self.max_reshuffles) or self.max_reshuffles < 0):
-            fail("max_reshuffles", "None (unlimited) or an integer >= 0", "B11" if self.ruleset == "basic" else "R17")
-        if not (self.first_dealer == "random" or (_is_int(self.first_dealer) and 0 <= self.first_dealer < self.num_players)):
-            fail("first_dealer", f"'random' or a seat 0..{self.num_players - 1}", {"basic": "B4", "rami51": "R4", "gin": "G2"}[self.ruleset])
-        if not (_is_number(self.reward_scale) and self.reward_scale > 0):
-            fail("reward_scale", "a positive number", "environment knob")
-        if not _is_number(self.illegal_action_penalty):
-            fail("illegal_action_penalty", "a number", "environment knob")
-
-    def _validate_basic(self) -> None:
-        fail = self._fail
-        sizes = dict(self.hand_size_by_players)
-        if self.num_players not in sizes:
-            fail("hand_size_by_players", f"an entry for {self.num_players} players", "B4")
-        hand = sizes[self.num_players]
-        if not _is_int(hand) or hand < 1 or self.num_players * hand + 1 > self.deck_size:
-            fail("hand_size_by_players", f"1..{(self.deck_size - 1) // self.num_players} cards for {self.num_players} players (n*h+1 <= {self.deck_size})", "B4")
-        for knob, (choices, rule) in _CHOICES_BASIC.items():
-            if getattr(self, knob) not in choices:
-                fail(knob, " or ".join(repr(choice) for choice in choices), rule)
-        for knob in ("ace_high_or_low", "round_the_corner", "must_discard_to_go_out", "forbid_discarding_card_taken_from_discard",
-                     "must_meld_before_layoff", "reshuffle_keep_top", "two_player_winner_deals"):
-            if not isinstance(getattr(self, knob), bool):
-                fail(knob, "true or false", "docs/rules.md#basic-knobs")
-        if self.round_the_corner and not self.ace_high_or_low:
-            fail("round_the_corner", "only together with ace_high_or_low=true", "B15")
-        for knob, low in (("ace_high_scoring_value", 1), ("going_rummy_multiplier", 1), ("max_turns_per_round", 1),
-                          ("max_undos_per_turn", 0), ("target_score", 1), ("max_hands", 1)):
-            value = getattr(self, knob)
-            if not _is_int(value) or value < low:
-                fail(knob, f"an integer >= {low}", "docs/rules.md#basic-knobs")
-        if self.max_turns_per_round > 30000 or self.max_hands > 30000:
-            raise ValueError("max_turns_per_round and max_hands are limited to 30000 by the engine's counters")
-        if self.game_end_mode == "hands":
-            if not _is_int(self.num_hands) or self.num_hands < 1:
-                fail("num_hands", "an integer >= 1 when game_end_mode='hands'", "B14")
-        elif self.num_hands is not None:
-            fail("num_hands", "unset unless game_end_mode='hands'", "B14")
-
-    def _validate_rami51(self) -> None:
-        fail = self._fail
-        if not _is_int(self.hand_size) or not 7 <= self.hand_size <= 15 \
-                or self.num_players * self.hand_size + self.dealer_extra_cards > self.deck_size:
-            fail("hand_size", f"7..15 with n*h + {self.dealer_extra_cards} <= {self.deck_size}", "R4")
-        for knob, (value, rule) in _FIXED_RAMI.items():
-            if getattr(self, knob) != value or type(getattr(self, knob)) is not type(value):
-                fail(knob, f"only {value!r} (fixed)", rule)
-        if self.allow_split_runs is not False:
-            fail("allow_split_runs", "only False: splitting a run (R13) is not supported by this engine", "AR7")
-        for knob, (choices, rule) in _CHOICES_RAMI.items():
-            if getattr(self, knob) not in choices:
-                fail(knob, " or ".join(repr(choice) for choice in choices), rule)
-        for knob, rule in _BOOLS_RAMI.items():
-            if not isinstance(getattr(self, knob), bool):
-                fail(knob, "true or false", rule)
-        for knob, (low, rule) in _INTS_RAMI.items():
-            value = getattr(self, knob)
-            if not _is_int(value) or value < low:
-                fail(knob, f"an integer >= {low}", rule)
-        if self.max_turns_per_round > 30000 or self.max_rounds > 30000:
-            raise ValueError("max_turns_per_round and max_rounds are limited to 30000 by the engine's counters")
-        value = self.joker_opening_value
-        if not (value in ("represented", "zero") or (_is_int(value) and value >= 0)):
-            fail("joker_opening_value", "'represented' or 'zero' or an integer >= 0", "R10, AR15")
-        for knob, rule in (("all_at_once_multiplier", "R19"), ("joker_finish_multiplier", "R19, AR16")):
-            if not _is_number(getattr(self, knob)) or getattr(self, knob) < 1:
-                fail(knob, "a number >= 1", rule)
-        if self.game_end_mode == "rounds":
-            if not _is_int(self.num_rounds) or self.num_rounds < 1:
-                fail("num_rounds", "an integer >= 1 when game_end_mode='rounds'", "R22")
-        elif self.num_rounds is not None:
-            fail("num_rounds", "unset unless game_end_mode='rounds'", "R22")
-        if self.ace_fixed_value is not None and (not _is_int(self.ace_fixed_value) or self.ace_fixed_value < 1):
-            fail("ace_fixed_value", "None or an integer >= 1 (Lebanese: 10)", "R21.1")
-        if self.discard_pickup_min_lay is not None and (not _is_int(self.discard_pickup_min_lay) or self.discard_pickup_min_lay < 0):
-            fail("discard_pickup_min_lay", "None or an integer >= 0 (Lebanese: 71)", "R21.3, AL3")
-        if self.lebanese and self.all_at_once_may_use_table is not True:
-            fail("all_at_once_may_use_table", "only True when lebanese=true (the preset forces it)", "R21.4, AL4")
-
-
-    def _validate_gin(self) -> None:
-        fail = self._fail
-        for knob, (choices, rule) in _CHOICES_GIN.items():
-            if getattr(self, knob) not in choices:
-                fail(knob, " or ".join(repr(choice) for choice in choices), rule)
-        for knob, rule in _BOOLS_GIN.items():
-            if not isinstance(getattr(self, knob), bool):
-                fail(knob, "true or false", rule)
-        for knob, (low, high, rule) in _INTS_GIN.items():
-            value = getattr(self, knob)
-            if not _is_int(value) or value < low or (high is not None and value > high):
-                fail(knob, f"an integer {low}..{high}" if high is not None else f"an integer >= {low}", rule)
-        for knob, rule in (("max_layoffs_per_run_end", "G8, G13"), ("upcard_draw_limit", "G13")):
-            value = getattr(self, knob)
-            if value is not None and (not _is_int(value) or value < 1):
-                fail(knob, "None (no limit) or an integer >= 1", rule)
-        if self.reshuffle_keep_top is not False or self.max_reshuffles is not None:
-            fail("reshuffle_keep_top" if self.reshuffle_keep_top is not False else "max_reshuffles",
-                 "its default: gin never rebuilds the stock, the wall ends the hand", "G10")
-        if self.auto_melds and self.layoffs:
-            fail("auto_melds", "true only together with layoffs=false (the engine lays each best arrangement and "
-                 "does not choose lay-offs)", "G14")
-        if self.oklahoma and self.opening != "upcard":
-            fail("oklahoma", "true only with opening='upcard' (the first upcard sets the knock card)", "G11")
-
-
 def make_rules(rules: str | Path | RummyRules = "basic", num_players: int | None = None,
                **overrides: Any) -> RummyRules:
     """The ``RummyRules`` every env and tool builds its game from.
@@ -790,7 +479,7 @@ def make_rules(rules: str | Path | RummyRules = "basic", num_players: int | None
     if isinstance(rules, RummyRules):
         changed = rules.replace(**overrides) if overrides else rules
         for name, value in overrides.items():
-            if not _same(getattr(changed, name), getattr(rules, name)):
+            if not same(getattr(changed, name), getattr(rules, name)):
                 raise ValueError(f"{name}={value!r} contradicts the given rules, which set {name}="
                                  f"{getattr(rules, name)!r}; change it with rules.replace({name}={value!r})")
         return rules
@@ -806,24 +495,3 @@ def plain(value: Any) -> Any:
     """A numpy scalar as the Python value it holds (``np.int64(3)`` -> ``3``, ``np.bool_`` -> ``bool``);
     anything else unchanged. Knob values go through it, so numpy integers are accepted like ints."""
     return value.item() if isinstance(value, np.generic) else value
-
-
-_DEFAULTS = {field.name: field.default for field in dataclasses.fields(RummyRules)}
-# knobs of the environment around the game (what an episode is, rewards, illegal actions), not rules of play
-ENV_KNOBS = ("episode", "reward", "reward_scale", "illegal_action", "illegal_action_penalty")
-_SHARED_KNOBS = ("num_players", "ruleset", "reshuffle_keep_top", "max_reshuffles", "max_turns_per_round",
-                 "max_undos_per_turn", "dead_round_scoring", "game_end_mode", "first_dealer") + ENV_KNOBS
-_BASIC_KNOBS = ("hand_size_by_players", "ace_high_or_low", "ace_high_scoring_value", "round_the_corner",
-                "must_discard_to_go_out", "forbid_discarding_card_taken_from_discard", "going_rummy_multiplier",
-                "must_meld_before_layoff", "target_score", "num_hands", "max_hands", "two_player_winner_deals")
-_GIN_ONLY = ("knock_card", "oklahoma", "gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut",
-             "forbid_discarding_taken_card", "opening", "wall_rule", "knock_deadwood", "max_layoffs_per_run_end",
-             "layoffs", "auto_melds", "gin_forced", "repeated_discard_void", "upcard_draw_limit", "box_bonus",
-             "game_bonus", "shutout_multiplier", "next_dealer")
-_GIN_KNOBS = ("hand_size", "target_score", "max_hands") + _GIN_ONLY
-_RAMI_KNOBS = tuple(name for name in _DEFAULTS if name not in _SHARED_KNOBS + _BASIC_KNOBS + _GIN_ONLY)
-_OWN_KNOBS = {"basic": _BASIC_KNOBS, "rami51": _RAMI_KNOBS, "gin": _GIN_KNOBS}
-RAMI51_KNOBS = _RAMI_KNOBS          # the knobs only ruleset "rami51" uses (docs/rules.md#rami51-knobs minus the shared ones)
-BASIC_KNOBS = _BASIC_KNOBS          # the knobs only ruleset "basic" uses (docs/rules.md#basic-knobs minus the shared ones)
-# the knobs ruleset "gin" uses besides the shared ones (docs/rules.md#gin-knobs)
-GIN_KNOBS = _GIN_KNOBS
