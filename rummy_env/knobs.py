@@ -1,6 +1,7 @@
 """The knob tables of ``RummyRules`` (B1-B19, R1-R24, G1-G14): the presets, which knobs each ruleset owns,
 the allowed values of every enum, bool and integer knob with the rule that sets it, the gin presets' values,
-the Lebanese sub-rules' values, and how defaults left open are resolved. ``rummy_env.rules`` builds the
+the Lebanese sub-rules' values, and how defaults left open are resolved. Every field of ``RummyRules`` that is
+not shared, basic's or gin's is rami51's (``rummy_env.rules.RAMI51_KNOBS``). ``rummy_env.rules`` builds the
 dataclass from them and ``rummy_env.rules_check`` checks a ruleset's values against them.
 """
 
@@ -150,26 +151,12 @@ SHARED_KNOBS = ("num_players", "ruleset", "reshuffle_keep_top", "max_reshuffles"
 BASIC_KNOBS = ("hand_size_by_players", "ace_high_or_low", "ace_high_scoring_value", "round_the_corner",
                "must_discard_to_go_out", "forbid_discarding_card_taken_from_discard", "going_rummy_multiplier",
                "must_meld_before_layoff", "target_score", "num_hands", "max_hands", "two_player_winner_deals")
-# the knobs only ruleset "rami51" uses (docs/rules.md#rami51-knobs minus the shared ones)
-RAMI51_KNOBS = (
-    "hand_size", "dealer_extra_cards", "dealer_first_turn_may_meld", "discard_pickup_from_second_round",
-    "opening_threshold", "opening_requires_pure_run", "pure_run_hand_cards_only", "opening_may_use_table",
-    "joker_opening_value", "max_jokers_per_run", "max_jokers_per_set", "joker_on_opponent_run",
-    "joker_on_opponent_set", "joker_swap_requires_prior_opening", "freed_joker_use", "allow_take_from_meld",
-    "take_from_own_melds", "allow_split_runs", "can_take_joker_from_meld", "circular_runs", "allow_ace_both_ends",
-    "final_discard", "card_announcement", "announcement_penalty_cards", "ace_hand_value", "joker_hand_value",
-    "non_opener_penalty", "all_at_once_scoring", "all_at_once_multiplier", "joker_finish_multiplier",
-    "all_at_once_requires_opening_criteria", "all_at_once_requires_pure_run", "all_at_once_may_use_table",
-    "game_end_threshold", "num_rounds", "max_rounds", "lebanese", "ace_fixed_value", "joker_run_requires_burnt",
-    "burnt_includes_discard_pile", "discard_pickup_min_lay", "discard_pickup_min_lay_scope",
-    "all_at_once_joker_scaling", "half_point_rounding")
 GIN_ONLY = ("knock_card", "oklahoma", "gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut",
             "forbid_discarding_taken_card", "opening", "wall_rule", "knock_deadwood", "max_layoffs_per_run_end",
             "layoffs", "auto_melds", "gin_forced", "repeated_discard_void", "upcard_draw_limit", "box_bonus",
             "game_bonus", "shutout_multiplier", "next_dealer")
 # the knobs ruleset "gin" uses besides the shared ones (docs/rules.md#gin-knobs)
 GIN_KNOBS = ("hand_size", "target_score", "max_hands") + GIN_ONLY
-OWN_KNOBS = {"basic": BASIC_KNOBS, "rami51": RAMI51_KNOBS, "gin": GIN_KNOBS}
 
 
 def resolve_defaults(rules) -> None:

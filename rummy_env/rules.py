@@ -33,8 +33,8 @@ import numpy as np
 
 from rummy_env import cards
 from rummy_env.knobs import (
-    AUTO, BASIC_HAND_SIZES, BASIC_KNOBS, ENV_KNOBS, GIN_KNOBS, GIN_PRESETS, LEBANESE_KNOBS, OWN_KNOBS, PRESETS,
-    RAMI51_KNOBS, RULESETS, SHARED_KNOBS, knob_choices, resolve_defaults, same,
+    AUTO, BASIC_HAND_SIZES, BASIC_KNOBS, ENV_KNOBS, GIN_KNOBS, GIN_ONLY, GIN_PRESETS, LEBANESE_KNOBS, PRESETS, RULESETS,
+    SHARED_KNOBS, knob_choices, resolve_defaults, same,
 )
 from rummy_env.rules_check import check_other_ruleset_knobs, normalise_scaling, validate
 
@@ -368,7 +368,7 @@ class RummyRules:
             object.__setattr__(self, "all_at_once_joker_scaling", normalise_scaling(scaling))
         if self.ruleset not in RULESETS:
             raise ValueError(f"unknown ruleset {self.ruleset!r}; available: {RULESETS}")
-        check_other_ruleset_knobs(self)
+        check_other_ruleset_knobs(self, OWN_KNOBS)
         resolve_defaults(self)
         validate(self)
 
@@ -495,3 +495,9 @@ def plain(value: Any) -> Any:
     """A numpy scalar as the Python value it holds (``np.int64(3)`` -> ``3``, ``np.bool_`` -> ``bool``);
     anything else unchanged. Knob values go through it, so numpy integers are accepted like ints."""
     return value.item() if isinstance(value, np.generic) else value
+
+
+# the knobs only ruleset "rami51" uses (docs/rules.md#rami51-knobs minus the shared ones): every other field
+RAMI51_KNOBS = tuple(field.name for field in dataclasses.fields(RummyRules)
+                     if field.name not in SHARED_KNOBS + BASIC_KNOBS + GIN_ONLY)
+OWN_KNOBS = {"basic": BASIC_KNOBS, "rami51": RAMI51_KNOBS, "gin": GIN_KNOBS}

@@ -13,7 +13,7 @@ from typing import Any
 
 from rummy_env.knobs import (
     BOOLS_GIN, BOOLS_RAMI, CHOICES_BASIC, CHOICES_ENV, CHOICES_GIN, CHOICES_RAMI, FIXED_RAMI, INTS_GIN, INTS_RAMI,
-    LEBANESE_KNOBS, NUM_PLAYERS, OWN_KNOBS, is_int, is_number, same,
+    LEBANESE_KNOBS, NUM_PLAYERS, is_int, is_number, same,
 )
 
 
@@ -41,12 +41,13 @@ def normalise_scaling(scaling: Any) -> Any:
     return tuple(sorted(out))
 
 
-def check_other_ruleset_knobs(rules) -> None:
-    """A knob of another ruleset may only hold its default (or, for AUTO knobs, their 'off' value)."""
-    own = OWN_KNOBS[rules.ruleset]
+def check_other_ruleset_knobs(rules, own_knobs: dict[str, tuple[str, ...]]) -> None:
+    """A knob of another ruleset (``own_knobs``: ruleset -> the knobs it owns) may only hold its default (or, for
+    AUTO knobs, their 'off' value)."""
+    own = own_knobs[rules.ruleset]
     defaults = {field.name: field.default for field in dataclasses.fields(rules)}
-    for name in (name for knobs in OWN_KNOBS.values() for name in knobs if name not in own):
-        owner = next(ruleset for ruleset, knobs in OWN_KNOBS.items() if name in knobs)
+    for name in (name for knobs in own_knobs.values() for name in knobs if name not in own):
+        owner = next(ruleset for ruleset, knobs in own_knobs.items() if name in knobs)
         value = getattr(rules, name)
         default = defaults[name]
         if same(value, default) or name in LEBANESE_KNOBS and same(value, LEBANESE_KNOBS[name][1]):
