@@ -16,7 +16,7 @@ joker as final discard, dead rounds by cause), the no-dead-end searches (how man
 up) and the throughput.
 
 Usage: ``python benchmarks/random_play_invariants.py [--ruleset rami51] [--players 2] [--episode hand]
-[--episodes 100000] [--batch 4096] [--seed 0]``
+[--episodes 100000] [--batch 4096] [--seed 0] [--seconds S]``
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import rummy_env
 from rummy_env import cards
 from rummy_env.engine.state import END_NAMES, END_OUT
 from rummy_env.engine.table import table_counts_rows
-from rummy_env.sampling import pick_legal_parallel
+from rummy_env.sampling import pick_legal_actions
 
 
 def deck_counts(rules: rummy_env.RummyRules) -> np.ndarray:
@@ -70,6 +70,7 @@ def main(argv=None) -> int:
     parser.add_argument("--episodes", type=int, default=100_000)
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seconds", type=float, help="stop after this long even if fewer episodes were played")
     args = parser.parse_args(argv)
 
     rules = rummy_env.RummyRules.preset(args.ruleset, num_players=args.players, episode=args.episode)
@@ -82,12 +83,12 @@ def main(argv=None) -> int:
     ends: collections.Counter[str] = collections.Counter()
     episodes = steps = 0
     start = time.perf_counter()
-    while episodes < args.episodes:
+    while episodes < args.episodes and (args.seconds is None or time.perf_counter() - start < args.seconds):
         mask = engine.legal_action_mask()
         engine.observe()
         open_rows = ~engine.done
         violations["empty mask"] += int((open_rows & (mask.sum(axis=1) == 0)).sum())
-        pick_legal_parallel(mask, generator.random(args.batch), actions)
+        pick_legal_actions(mask, generator.random(args.batch), actions, engine.parallel, engine.chunk_size)
         result = engine.step(actions)
         steps += int(open_rows.sum())
         violations["card conservation"] += int(conservation_violations(engine, expected).sum())
