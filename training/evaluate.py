@@ -49,9 +49,13 @@ BASELINES = ("heuristic", "greedy", "random")
 LEAGUE = (
     ("basic", 2, BASELINES, (("pimc:seconds=0.08,worlds=512,belief=model", 400),
                              ("ismcts:seconds=0.08,iterations=20000,belief=model", 100),
-                             ("pimc-oracle:seconds=0.08,worlds=512", 100))),
+                             ("pimc-oracle:seconds=0.08,worlds=512", 100),
+                             ("ismcts-oracle:seconds=0.08,iterations=20000", 100))),
     ("basic", 4, BASELINES, ()),
-    ("rami51", 2, BASELINES, (("pimc:seconds=0.1,worlds=256,belief=model", 40), ("pimc-oracle:seconds=0.1,worlds=256", 40))),
+    ("rami51", 2, BASELINES, (("pimc:seconds=0.1,worlds=256,belief=model", 40),
+                              ("ismcts:seconds=0.1,iterations=20000,belief=model", 40),
+                              ("pimc-oracle:seconds=0.1,worlds=256", 40),
+                              ("ismcts-oracle:seconds=0.1,iterations=20000", 40))),
 )
 SEARCH_OPPONENTS = ("heuristic",)
 

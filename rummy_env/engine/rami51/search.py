@@ -10,8 +10,9 @@ finds short ways out before long dead ends are explored.
 masked-in play can strand the turn, but a legal play can be hidden). Counted as ``gave_up``, with the searches
 cut at ``SEARCH_DEPTH`` plays. The budget is 32 times the 32,768 plays of earlier builds: every position of a set
 of 80 slow 4-player positions (where the old budget gave up in 38) is decided within it, at up to about a second
-each; a few positions (a player who has not opened, 14 cards with jokers, jokers takeable from the table) still
-need more. A full table of explored positions only costs speed (counted as ``memo_full``).
+each. Positions of a player who has not opened, with a long hand and many takeable cards and jokers on the
+table, still need more: in random play, one give-up per 12.8M steps at 2 players, one per 1,200-18,000 at 3-5
+(the README's table). A full table of explored positions only costs speed (counted as ``memo_full``).
 
 Scratch buffers, one set per thread (``search_buffers``): record copies per search level, candidate lists per
 level, the table of explored positions and counters (searches, plays tried, positions not remembered).
