@@ -34,8 +34,9 @@ class ISMCTSAgent(SearchAgent):
     def __init__(self, rules: RummyRules, iterations: int = 1000, seconds: float | None = None,
                  exploration: float = 0.7, worlds: int = 128, blueprint: Any = "heuristic", rollout: str = "heuristic",
                  belief: str = "uniform", oracle: bool = False, burn: int = 500, thin: int = 50, chunk: int = 100):
-        if iterations < 1 or chunk < 1 or worlds < 1:
-            raise ValueError(f"iterations, worlds and chunk must be at least 1, got {iterations}, {worlds}, {chunk}")
+        for name, value in (("iterations", iterations), ("worlds", worlds), ("chunk", chunk)):
+            if value < 1:
+                raise ValueError(f"{name} must be at least 1, got {value}")
         if not exploration >= 0:
             raise ValueError(f"exploration must be >= 0, got {exploration!r}")
         super().__init__(rules, blueprint, rollout, belief, oracle, burn, thin, seconds)

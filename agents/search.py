@@ -62,7 +62,8 @@ class SearchAgent:
         if belief not in BELIEFS:
             raise ValueError(f"belief must be one of {list(BELIEFS)}, got {belief!r}")
         if oracle and belief != "uniform":
-            raise ValueError("an oracle sees the other hands: it has no belief to weigh (belief='uniform')")
+            raise ValueError(f"belief={belief!r}: an oracle sees the other hands and has no belief to weigh; "
+                             "leave belief out (only 'uniform' is allowed)")
         if seconds is not None and not seconds > 0:
             raise ValueError(f"seconds must be a positive time per decision, got {seconds!r}")
         if burn < 0 or thin < 1:
@@ -157,8 +158,10 @@ def parse_options(text: str, allowed: dict[str, type]) -> dict[str, Any]:
     for item in filter(None, text.split(",")):
         key, sep, value = item.partition("=")
         key = key.strip()
-        if not sep or key not in allowed:
+        if key not in allowed:
             raise ValueError(f"search option {item!r} is not one of {', '.join(f'{k}=...' for k in allowed)}")
+        if not sep:
+            raise ValueError(f"search option {key!r} needs a value: {key}=VALUE")
         kind = allowed[key]
         try:
             options[key] = (value.strip().lower() in ("1", "true", "yes")) if kind is bool else kind(value.strip())

@@ -41,6 +41,7 @@ import functools
 import numpy as np
 
 from rummy_env import cards
+from rummy_env.engine.state import state_dtype
 from rummy_env.engine.worlds import FEATURES, NUM_FEATURES, features_rows, mcmc_rows, sample_rows
 from rummy_env.rules import RummyRules
 
@@ -127,6 +128,9 @@ def sample_worlds(rules: RummyRules, record, seat: int, n: int, seed: int = 0, *
     ``thin`` moves)."""
     source = _one_record(record, "record")
     source_undo = source if undo is None else _one_record(undo, "undo")
+    if source.dtype != state_dtype(rules) or source_undo.dtype != source.dtype:
+        raise ValueError(f"record (and undo) must be game records of ruleset {rules.ruleset!r}: their layout "
+                         "differs; pass the rules the engine was built with")
     if not 0 <= seat < rules.num_players:
         raise ValueError(f"seat must be 0..{rules.num_players - 1}, got {seat}")
     if n < 1 or burn < 0 or thin < 1:

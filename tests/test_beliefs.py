@@ -211,5 +211,7 @@ def test_bad_inputs_are_refused():
         sample_worlds(rules, broken, 0, 4)
     with pytest.raises(ValueError, match="weights"):
         BeliefModel(rules, [1.0, 2.0])
+    with pytest.raises(ValueError, match="game records of ruleset 'rami51'"):
+        sample_worlds(RummyRules.preset("rami51"), engine.state[0], 0, 4)
     with pytest.raises(ValueError, match="belief models are written for the rule families .* not 'gin'"):
         BeliefModel.default(RummyRules.preset("gin"))

@@ -89,7 +89,9 @@ def test_options_and_bad_values():
     for spec, message in (("pimc:bogus=1", "not one of"), ("pimc:worlds=x", "expected int"),
                           ("pimc:worlds=1", "at least 2"), ("pimc:belief=psychic", "belief"),
                           ("ismcts:rollout=smart", "rollout"), ("pimc-oracle:belief=model", "oracle"),
-                          ("ismcts:iterations=0", "at least 1")):
+                          ("ismcts:iterations=0", "iterations must be at least 1, got 0$"),
+                          ("pimc:worlds", "'worlds' needs a value: worlds=VALUE"),
+                          ("ismcts-oracle:belief=model", "leave belief out")):
         with pytest.raises(ValueError, match=message):
             make_agent(spec, rules)
     for spec in ("pimc", "ismcts-oracle"):
