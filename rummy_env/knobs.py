@@ -80,6 +80,10 @@ def knob_choices(ruleset: str) -> dict[str, tuple[str, ...]]:
     return {**merged, **{knob: choices for knob, (choices, _) in CHOICES[ruleset].items()}, **CHOICES_ENV}
 
 
+# bool knobs of basic -> where they are defined
+BOOLS_BASIC = {knob: "docs/rules.md#basic-knobs" for knob in (
+    "ace_high_or_low", "round_the_corner", "must_discard_to_go_out", "forbid_discarding_card_taken_from_discard",
+    "must_meld_before_layoff", "reshuffle_keep_top", "two_player_winner_deals")}
 # bool knobs of rami51 -> rule id
 BOOLS_RAMI = {
     "dealer_first_turn_may_meld": "AR1", "discard_pickup_from_second_round": "R20",

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rummy_env.knobs import (
-    BOOLS_GIN, BOOLS_RAMI, CHOICES_BASIC, CHOICES_ENV, CHOICES_GIN, CHOICES_RAMI, FIXED_RAMI, INTS_GIN, INTS_RAMI,
-    LEBANESE_KNOBS, NUM_PLAYERS, is_int, is_number, same,
+    BOOLS_BASIC, BOOLS_GIN, BOOLS_RAMI, CHOICES_BASIC, CHOICES_ENV, CHOICES_GIN, CHOICES_RAMI, FIXED_RAMI, INTS_GIN,
+    INTS_RAMI, LEBANESE_KNOBS, NUM_PLAYERS, is_int, is_number, same,
 )
 
 
@@ -65,24 +65,31 @@ def check_other_ruleset_knobs(rules, own_knobs: dict[str, tuple[str, ...]]) -> N
                          f"default {LEBANESE_KNOBS[name][1] if name in LEBANESE_KNOBS else default!r}")
 
 
-def failer(rules):
-    """``fail(knob, allowed, rule)``: the ``ValueError`` that names the knob, its value, what is allowed and the rule."""
-    def fail(knob: str, allowed: str, rule: str) -> None:
-        raise ValueError(f"{knob}={getattr(rules, knob)!r} is impossible for ruleset {rules.ruleset!r}: allowed "
-                         f"{allowed} ({rule})")
-    return fail
+def _check_choices(rules, fail, table: dict[str, tuple[tuple[str, ...], str]]) -> None:
+    """Each enum knob of ``table`` (knob -> (choices, rule)) holds one of its choices."""
+    for knob, (choices, rule) in table.items():
+        if getattr(rules, knob) not in choices:
+            fail(knob, " or ".join(repr(choice) for choice in choices), rule)
+
+
+def _check_bools(rules, fail, table: dict[str, str]) -> None:
+    """Each knob of ``table`` (knob -> rule) is a bool."""
+    for knob, rule in table.items():
+        if not isinstance(getattr(rules, knob), bool):
+            fail(knob, "true or false", rule)
 
 
 def validate(rules) -> None:
     """Every knob of ``rules`` within what its ruleset allows (``RummyRules.__post_init__``), else a ``ValueError``."""
-    fail = failer(rules)
+    def fail(knob: str, allowed: str, rule: str) -> None:
+        raise ValueError(f"{knob}={getattr(rules, knob)!r} is impossible for ruleset {rules.ruleset!r}: allowed "
+                         f"{allowed} ({rule})")
+
     low, high, rule = NUM_PLAYERS[rules.ruleset]
     if not is_int(rules.num_players) or not low <= rules.num_players <= high:
         fail("num_players", f"{low}..{high}" if low < high else f"only {low}", rule)
-    {"basic": _validate_basic, "rami51": _validate_rami51, "gin": _validate_gin}[rules.ruleset](rules)
-    for knob, choices in CHOICES_ENV.items():
-        if getattr(rules, knob) not in choices:
-            fail(knob, " or ".join(repr(choice) for choice in choices), "environment knob")
+    {"basic": _validate_basic, "rami51": _validate_rami51, "gin": _validate_gin}[rules.ruleset](rules, fail)
+    _check_choices(rules, fail, {knob: (choices, "environment knob") for knob, choices in CHOICES_ENV.items()})
     if rules.max_reshuffles is not None and (not is_int(rules.max_reshuffles) or rules.max_reshuffles < 0):
         fail("max_reshuffles", "None (unlimited) or an integer >= 0", "B11" if rules.ruleset == "basic" else "R17")
     if not (rules.first_dealer == "random" or (is_int(rules.first_dealer) and 0 <= rules.first_dealer < rules.num_players)):
@@ -92,21 +99,16 @@ def validate(rules) -> None:
     if not is_number(rules.illegal_action_penalty):
         fail("illegal_action_penalty", "a number", "environment knob")
 
-def _validate_basic(rules) -> None:
-    fail = failer(rules)
+
+def _validate_basic(rules, fail) -> None:
     sizes = dict(rules.hand_size_by_players)
     if rules.num_players not in sizes:
         fail("hand_size_by_players", f"an entry for {rules.num_players} players", "B4")
     hand = sizes[rules.num_players]
     if not is_int(hand) or hand < 1 or rules.num_players * hand + 1 > rules.deck_size:
         fail("hand_size_by_players", f"1..{(rules.deck_size - 1) // rules.num_players} cards for {rules.num_players} players (n*h+1 <= {rules.deck_size})", "B4")
-    for knob, (choices, rule) in CHOICES_BASIC.items():
-        if getattr(rules, knob) not in choices:
-            fail(knob, " or ".join(repr(choice) for choice in choices), rule)
-    for knob in ("ace_high_or_low", "round_the_corner", "must_discard_to_go_out", "forbid_discarding_card_taken_from_discard",
-                 "must_meld_before_layoff", "reshuffle_keep_top", "two_player_winner_deals"):
-        if not isinstance(getattr(rules, knob), bool):
-            fail(knob, "true or false", "docs/rules.md#basic-knobs")
+    _check_choices(rules, fail, CHOICES_BASIC)
+    _check_bools(rules, fail, BOOLS_BASIC)
     if rules.round_the_corner and not rules.ace_high_or_low:
         fail("round_the_corner", "only together with ace_high_or_low=true", "B15")
     for knob, low in (("ace_high_scoring_value", 1), ("going_rummy_multiplier", 1), ("max_turns_per_round", 1),
@@ -122,8 +124,8 @@ def _validate_basic(rules) -> None:
     elif rules.num_hands is not None:
         fail("num_hands", "unset unless game_end_mode='hands'", "B14")
 
-def _validate_rami51(rules) -> None:
-    fail = failer(rules)
+
+def _validate_rami51(rules, fail) -> None:
     if not is_int(rules.hand_size) or not 7 <= rules.hand_size <= 15 \
             or rules.num_players * rules.hand_size + rules.dealer_extra_cards > rules.deck_size:
         fail("hand_size", f"7..15 with n*h + {rules.dealer_extra_cards} <= {rules.deck_size}", "R4")
@@ -132,12 +134,8 @@ def _validate_rami51(rules) -> None:
             fail(knob, f"only {value!r} (fixed)", rule)
     if rules.allow_split_runs is not False:
         fail("allow_split_runs", "only False: splitting a run (R13) is not supported by this engine", "AR7")
-    for knob, (choices, rule) in CHOICES_RAMI.items():
-        if getattr(rules, knob) not in choices:
-            fail(knob, " or ".join(repr(choice) for choice in choices), rule)
-    for knob, rule in BOOLS_RAMI.items():
-        if not isinstance(getattr(rules, knob), bool):
-            fail(knob, "true or false", rule)
+    _check_choices(rules, fail, CHOICES_RAMI)
+    _check_bools(rules, fail, BOOLS_RAMI)
     for knob, (low, rule) in INTS_RAMI.items():
         value = getattr(rules, knob)
         if not is_int(value) or value < low:
@@ -163,14 +161,9 @@ def _validate_rami51(rules) -> None:
         fail("all_at_once_may_use_table", "only True when lebanese=true (the preset forces it)", "R21.4, AL4")
 
 
-def _validate_gin(rules) -> None:
-    fail = failer(rules)
-    for knob, (choices, rule) in CHOICES_GIN.items():
-        if getattr(rules, knob) not in choices:
-            fail(knob, " or ".join(repr(choice) for choice in choices), rule)
-    for knob, rule in BOOLS_GIN.items():
-        if not isinstance(getattr(rules, knob), bool):
-            fail(knob, "true or false", rule)
+def _validate_gin(rules, fail) -> None:
+    _check_choices(rules, fail, CHOICES_GIN)
+    _check_bools(rules, fail, BOOLS_GIN)
     for knob, (low, high, rule) in INTS_GIN.items():
         value = getattr(rules, knob)
         if not is_int(value) or value < low or (high is not None and value > high):

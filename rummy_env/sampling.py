@@ -41,9 +41,7 @@ def pick_legal_actions(mask: np.ndarray, uniforms: np.ndarray, out: np.ndarray, 
     """``out[i] = pick_legal_row(mask[i], uniforms[i])``, under the engine's thread setting
     (``RummyEngine.parallel`` and ``.chunk_size``, ``rummy_env/engine/threads.py``)."""
     if parallel:
-        import numba
-
-        with numba.parallel_chunksize(chunk_size):
+        with nb.parallel_chunksize(chunk_size):
             pick_legal_parallel(mask, uniforms, out)
     else:
         pick_legal(mask, uniforms, out)

@@ -103,7 +103,7 @@ def test_no_peeking(ruleset, players):
             other = hide_differently(engine, row, seat, rng)
             garbage = other.copy()
             garbage[0]["hand"][:] = rng.integers(0, 2, size=garbage[0]["hand"].shape)
-            for weighted in {None, model}:
+            for weighted in (None, model) if model is not None else (None,):
                 first = sample_worlds(rules, engine.state[row], seat, 16, seed=3, undo=engine.undo_copies[row],
                                       model=weighted, burn=30)
                 second = sample_worlds(rules, other, seat, 16, seed=3, undo=garbage, model=weighted, burn=30)

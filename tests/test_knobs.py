@@ -19,7 +19,7 @@ def test_every_field_is_owned_and_every_table_names_fields():
         for other, theirs in OWN_KNOBS.items():
             if other != ruleset:  # knobs two rulesets both read, each with its own default resolution
                 assert set(own) & set(theirs) <= {"hand_size", "target_score", "max_hands"}, (ruleset, other)
-    tables = (knobs.CHOICES_BASIC, knobs.CHOICES_RAMI, knobs.CHOICES_GIN, knobs.CHOICES_ENV, knobs.BOOLS_RAMI,
+    tables = (knobs.CHOICES_BASIC, knobs.BOOLS_BASIC, knobs.CHOICES_RAMI, knobs.CHOICES_GIN, knobs.CHOICES_ENV, knobs.BOOLS_RAMI,
               knobs.INTS_RAMI, knobs.FIXED_RAMI, knobs.BOOLS_GIN, knobs.INTS_GIN, knobs.LEBANESE_KNOBS,
               *knobs.GIN_PRESETS.values())
     for table in tables:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numba as nb
 
+from rummy_env.actions import A_UNDO
 from rummy_env.engine.common import add_end_rewards, decode, end_game_illegal, over, row_done, won_episode
 from rummy_env.engine.history import note_action, note_hand_change, noted_from_action
 from rummy_env.engine.config import EPISODE_GAME
@@ -96,9 +97,13 @@ def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row,
             return
         seat, pile_before = r.current, r.pile_n
         hand = r.hand[seat].copy()
-        kept = r.history.copy()
-        apply_row(rows, undo, action, work, tabs, cfg)
-        note_hand_change(rows[0], seat, hand, pile_before, kept, kind)
+        if kind == A_UNDO:  # UNDO restores the record of the turn's first tentative play: the history stays
+            kept = r.history.copy()
+            apply_row(rows, undo, action, work, tabs, cfg)
+            r.history[:, :, :] = kept
+        else:
+            apply_row(rows, undo, action, work, tabs, cfg)
+        note_hand_change(r, seat, hand, pile_before)
 
     @nb.njit(**JIT)
     def step_row(rows, undo, action: int, legal: bool, work, tabs, cfg, rewards) -> bool:

@@ -5,8 +5,8 @@ last (``last_discard``), noted by the step driver around every action, the same 
 Draws, discards and passes of the pile's top card (gin's upcard, G3) are noted from the action alone, before
 it is applied. Every other action (melds, lay-offs, TAKE and SWAP, R13, R14, UNDO, R24, gin's knock, G6,
 G10) is noted from the acting seat's hand before and after: cards that left it were laid, cards that came
-into it were taken from the pile if the pile shrank, else taken back from the table; the history an UNDO
-rolls back (it restores the record of the turn's first tentative play) is kept. Cards the engine lays for
+into it were taken from the pile if the pile shrank, else taken back from the table. An UNDO restores the
+record of the turn's first tentative play; the step driver (``engine.drivers``) keeps the history it held. Cards the engine lays for
 a seat that is not acting (gin's ``auto_melds`` at the end of a hand, G14) are not noted: they are shown
 on the table, and the hand is over.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from rummy_env.actions import A_DISCARD, A_DRAW_DISCARD, A_DRAW_STOCK, A_PASS, A_UNDO
+from rummy_env.actions import A_DISCARD, A_DRAW_DISCARD, A_DRAW_STOCK, A_PASS
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.state import PHASE_UPCARD
 from rummy_env.observations import H_DISCARDED, H_LAID, H_PASSED, H_TOOK, H_TOOK_BACK
@@ -51,12 +51,9 @@ def note_action(r, kind: int, a: int) -> None:
 
 
 @nb.njit(**JIT)
-def note_hand_change(r, seat: int, hand_before, pile_before: int, kept_history, kind: int) -> None:
+def note_hand_change(r, seat: int, hand_before, pile_before: int) -> None:
     """After any other action of ``seat``: cards that left the hand were laid; cards that came in were taken
-    from the pile if it shrank (gin's knock with the upcard, G10), else taken back. ``kept_history``: the
-    history before the action (an UNDO restores an older one)."""
-    if kind == A_UNDO:
-        r.history[:, :, :] = kept_history
+    from the pile if it shrank (gin's knock with the upcard, G10), else taken back."""
     came_in = H_TOOK if r.pile_n < pile_before else H_TOOK_BACK
     for card in range(hand_before.shape[0]):
         change = r.hand[seat, card] - hand_before[card]
