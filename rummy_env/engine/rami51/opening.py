@@ -104,12 +104,18 @@ def threshold(r, cfg) -> int:
 
 
 @nb.njit(**JIT)
-def has_pure_run(r) -> bool:
-    """A run laid this turn with no joker and only own cards (R11.2, AR8)."""
+def has_turn_run(r, purity: int) -> bool:
+    """A meld laid this turn whose purity mark is ``purity`` (R11.2, AR8)."""
     for slot in range(r.start_slots, r.slot_n):
-        if r.slot_pure[slot] == PURE:
+        if r.slot_pure[slot] == purity:
             return True
     return False
+
+
+@nb.njit(**JIT)
+def has_pure_run(r) -> bool:
+    """A run laid this turn with no joker and only own cards (R11.2, AR8)."""
+    return has_turn_run(r, PURE)
 
 
 @nb.njit(**JIT)

@@ -11,11 +11,11 @@ from rummy_env.cards import JOKER
 from rummy_env.engine.config import FINAL_FORBIDDEN, FINAL_REQUIRED, FREED_NEW_MELD_OR_LAYOFF
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.rami51.candidates import hand_bits
-from rummy_env.engine.rami51.opening import JOKER_CELL, has_pure_run, max_points, threshold
+from rummy_env.engine.rami51.opening import JOKER_CELL, has_pure_run, has_turn_run, max_points, threshold
 from rummy_env.engine.rami51.table import represented, run_end_position
 from rummy_env.engine.rami51.turn import own, pending_total
 from rummy_env.engine.state import PURE_BUT_JOKER
-from rummy_env.engine.table import card_at, card_bit, slot_count, slot_size
+from rummy_env.engine.table import card_at, card_bit, holds_joker_at, slot_size
 from rummy_env.melds import KIND_RUN, KIND_SET
 
 
@@ -45,11 +45,39 @@ def can_grow(r, slot: int, cfg) -> bool:
 
 
 @nb.njit(**JIT)
+def own_chain(r, slot: int, high: bool, cfg) -> int:
+    """How many cards the player's own cards could add at the low/high end of run ``slot``: consecutive own
+    naturals beyond that end, bridged by one own joker if the run is his and has none (relaxes
+    ``lay_off_check``: burnt cards and the order of lay-offs are ignored)."""
+    p = r.current
+    joker = own(r, p, JOKER) > 0 and r.slot_owner[slot] == p and r.slot_jokers[slot] == 0
+    lo, hi = r.slot_lo[slot], r.slot_hi[slot]
+    added = 0
+    for _ in range(13):
+        length = hi - lo + 1 + added
+        position = (hi + added + 1) if high else (lo - added - 1)
+        if cfg.circular_runs:
+            if length >= 13:
+                break
+        elif position > 14 or position < 1 or (length >= 13 and not cfg.allow_ace_both_ends):
+            break
+        if own(r, p, card_at(r.slot_key[slot], position)) > 0:
+            added += 1
+        elif joker:
+            joker = False
+            added += 1
+        else:
+            break
+    return added
+
+
+@nb.njit(**JIT)
 def takeable_bits(r, cfg) -> np.uint64:
-    """Cards a chain of TAKEs could bring into the hand this turn (relaxes ``take_check``, R13): every card of a
-    meld the player may take from that has 4 cards or can grow (lay-offs lengthen a meld, each TAKE from a run
-    exposes the next card; after a commit the turn-start melds open up too, R11.3). A 3-card meld that no own
-    card can lengthen stays at 3 for the rest of the turn."""
+    """Cards a chain of TAKEs could bring into the hand this turn (relaxes ``take_check``, R13). A TAKE leaves
+    3 cards, so a run gives cards from an end only as deep as its length (grown at the other end by the
+    player's own cards, ``own_chain``) allows: the card ``d`` places in from one end needs ``d + 1 <= L + E - 3``.
+    A set gives its naturals when it has 4 cards or an own card can make it 4. Melds laid this turn count too
+    (after a commit the turn-start melds open up as well, R11.3)."""
     bits = np.uint64(0)
     if not cfg.allow_take_from_meld:
         return bits
@@ -57,13 +85,26 @@ def takeable_bits(r, cfg) -> np.uint64:
     for slot in range(r.slot_n):
         if r.slot_owner[slot] == p and not cfg.take_from_own_melds:
             continue
-        if slot_size(r, slot) < 4 and not can_grow(r, slot, cfg):
+        size = slot_size(r, slot)
+        if r.slot_kind[slot] == KIND_SET:
+            if size < 4 and not can_grow(r, slot, cfg):
+                continue
+            for suit in range(4):
+                if r.slot_suits[slot] >> suit & 1:
+                    bits |= card_bit(suit * 13 + r.slot_key[slot] - 1)
+            if r.slot_jokers[slot] > 0 and cfg.can_take_joker_from_meld:
+                bits |= card_bit(JOKER)
             continue
-        for card in range(JOKER):
-            if slot_count(r, slot, card) > 0:
-                bits |= card_bit(card)
-        if r.slot_jokers[slot] > 0 and cfg.can_take_joker_from_meld:
-            bits |= card_bit(JOKER)
+        from_low = size + own_chain(r, slot, True, cfg) - 3   # cards the low end can give
+        from_high = size + own_chain(r, slot, False, cfg) - 3
+        lo, hi = r.slot_lo[slot], r.slot_hi[slot]
+        for position in range(lo, hi + 1):
+            if position - lo < from_low or hi - position < from_high:
+                if holds_joker_at(r, slot, position):
+                    if cfg.can_take_joker_from_meld:
+                        bits |= card_bit(JOKER)
+                else:
+                    bits |= card_bit(card_at(r.slot_key[slot], position))
     return bits
 
 
@@ -186,7 +227,8 @@ def hopeless(r, catalogue_bits, cfg) -> bool:
     * a non-opened player who has made tentative plays (or holds the taken card) and has no undo left must
       reach a COMMIT or an all-at-once out (R11.5): a COMMIT needs the points, counted only over own cards that
       could still be laid, and (``opening_requires_pure_run``) a pure run of own cards; an all-at-once out needs
-      what R16's knobs ask of it and every own card laid but the final discard."""
+      what R16's knobs ask of it and every own card laid but the final discard. (``opening_dp`` decides the same
+      exactly, at a higher cost: the search asks it once per search.)"""
     p = r.current
     must_lay = r.taken >= 0 and not r.taken_laid
     if not must_lay and pending_total(r) == 0 and (r.opened[p] or r.tentative == 0):
@@ -200,7 +242,8 @@ def hopeless(r, catalogue_bits, cfg) -> bool:
     freed_need = 0 if cfg.freed_joker_use == FREED_NEW_MELD_OR_LAYOFF else 2 * r.freed_jokers
     if own_cards < (taken_cards + 1) // 2 + freed_need + (1 if cfg.final_discard == FINAL_REQUIRED else 0):
         return True
-    reachable = hand_bits(r, p) | takeable_bits(r, cfg)
+    takeable = takeable_bits(r, cfg)
+    reachable = hand_bits(r, p) | takeable
     placeable = placeable_bits(r, reachable, catalogue_bits, cfg)
     if must_lay and placeable & card_bit(r.taken) == 0:
         return True
@@ -225,11 +268,16 @@ def hopeless(r, catalogue_bits, cfg) -> bool:
                 unplaceable += n
     points_ok = bound >= threshold(r, cfg)
     pure_ok = not cfg.opening_requires_pure_run or pure_run_reachable(r, cfg)
-    if points_ok and pure_ok:
-        return False  # a COMMIT may be reachable
-    # only an all-at-once out is left (R16): every own card laid but the final discard (R15)
-    if r.touched_table and not cfg.all_at_once_may_use_table:
-        return True
-    if (cfg.all_at_once_requires_opening_criteria and not points_ok) or (cfg.all_at_once_requires_pure_run and not pure_ok):
-        return True
-    return unplaceable > (0 if cfg.final_discard == FINAL_FORBIDDEN else 1)
+    commit_maybe = points_ok and pure_ok
+    # an all-at-once out (R16): every own card laid but the final discard (R15)
+    out_maybe = not (r.touched_table and not cfg.all_at_once_may_use_table) \
+        and not (cfg.all_at_once_requires_opening_criteria and not points_ok) \
+        and not (cfg.all_at_once_requires_pure_run and not pure_ok) \
+        and unplaceable <= (0 if cfg.final_discard == FINAL_FORBIDDEN else 1)
+    return not commit_maybe and not out_maybe
+
+
+@nb.njit(**JIT)
+def has_joker_pure_run(r) -> bool:
+    """A pure run of this turn holding a laid-off joker: pure again if the joker is taken back (AR8)."""
+    return has_turn_run(r, PURE_BUT_JOKER)

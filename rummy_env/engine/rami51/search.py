@@ -3,19 +3,20 @@
 A depth-first search over the engine's own plays (``moves.apply_play``), applied to copies of the record,
 until some legal end of the turn is reached: a discard, or going out by a play. While an UNDO remains and a
 tentative play exists, a position counts as finishable (R24). Positions met twice (the orders of commuting
-plays) are looked up in a table, ``prune.hopeless`` cuts positions with no way out, and iterative deepening
-finds short ways out before long dead ends are explored.
+plays, and cycles such as a TAKE laid back) are looked up in a table and skipped, ``prune.hopeless`` cuts
+positions with no way out, and iterative deepening finds short ways out before long dead ends are explored: a
+pass that cut no play at its depth limit has met every reachable position, so it proves a dead end.
 
-``SEARCH_NODES`` bounds one search: past it, the search gives up and the play is masked out (safe: no
-masked-in play can strand the turn, but a legal play can be hidden). Counted as ``gave_up``, with the searches
-cut at ``SEARCH_DEPTH`` plays. The budget is 32 times the 32,768 plays of earlier builds: every position of a set
-of 80 slow 4-player positions (where the old budget gave up in 38) is decided within it, at up to about a second
-each. Positions of a player who has not opened, with a long hand and many takeable cards and jokers on the
-table, still need more: in random play, one give-up per 12.8M steps at 2 players, one per 1,200-18,000 at 3-5
-(the README's table). A full table of explored positions only costs speed (counted as ``memo_full``).
+A player who has not opened and has no undo left must open: after ``ASK_BOUND`` plays the search asks the
+opening bound (``witness.opening_verdict``, a DP over the shapes an opening can leave), which proves that no
+opening is reachable, or lays one. ``SEARCH_NODES`` bounds one search: past it, the search gives up and the play
+is masked out (safe: no masked-in play can strand the turn, but a legal play can be hidden). Counted as
+``gave_up``, with the searches cut at ``SEARCH_DEPTH`` plays; the README's table gives the rate per preset.
+A full table of explored positions only costs speed (counted as ``memo_full``).
 
 Scratch buffers, one set per thread (``search_buffers``): record copies per search level, candidate lists per
-level, the table of explored positions and counters (searches, plays tried, positions not remembered).
+level, the table of explored positions, counters (searches, plays tried, positions not remembered, bounds
+asked and settled) and the opening bound's buffers.
 """
 
 from __future__ import annotations
@@ -30,37 +31,46 @@ from rummy_env.engine.common import decode
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.rami51.candidates import focused, play_candidates
 from rummy_env.engine.rami51.moves import apply_play, discard_check
+from rummy_env.engine.rami51.opening_dp import dp_buffers
 from rummy_env.engine.rami51.opening import out_check
 from rummy_env.engine.rami51.prune import hopeless
+from rummy_env.engine.rami51.witness import COMMITTED, NO, YES, opening_verdict
 
 SEARCH_DEPTH = 40         # plays explored in one turn (each play lays or takes a card)
 CANDIDATES = 1024         # local candidates kept per search level
 VISITED = 1 << 18         # positions remembered per row check (open addressing; 6 MiB a thread); beyond it, no memo
 SEARCH_NODES = 1 << 20    # plays tried by one search at most (then it gives up: see ``search``)
-SCRATCH_ROWS = SEARCH_DEPTH + 2    # per thread: the search levels, plus one row for the tested action
+DEAD, FINISHED, UNDECIDED = 0, 1, 2  # what ``explore`` found
+ASK_BOUND = 1 << 15       # plays tried before a search asks the opening bound (``witness.opening_verdict``)
+WITNESS_ROW = SEARCH_DEPTH + 2     # the row the bound's plan is laid in
+SCRATCH_ROWS = SEARCH_DEPTH + 3    # per thread: the search levels, one row for the tested action, the witness row
 CANDIDATE_ROWS = SEARCH_DEPTH + 1  # per thread: the search levels, plus the mask's own list
 # counters after the owners table: next search id, first id of the row check, searches given up (at SEARCH_NODES
 # or SEARCH_DEPTH: each masks a play out unproven), positions not remembered, plays tried
-NEXT_ID, CALL_START, GAVE_UP, MEMO_FULL, PLAYS_TRIED = (2 * VISITED + k for k in range(5))
-OWNERS_SIZE = 2 * VISITED + 5
+NEXT_ID, CALL_START, GAVE_UP, MEMO_FULL, PLAYS_TRIED, BOUNDS, SETTLED = (2 * VISITED + k for k in range(7))
+OWNERS_SIZE = 2 * VISITED + 7
 
 
 def search_buffers(threads: int, record_dtype: np.dtype) -> tuple:
-    """``(scratch, candidates, visited, owners)`` for ``threads`` threads."""
+    """``(scratch, candidates, visited, owners, *dp)`` for ``threads`` threads (``dp``: the buffers of
+    ``opening_dp``; one flat tuple, as numba's parallel loops take it)."""
     scratch = np.zeros(threads * SCRATCH_ROWS, dtype=record_dtype)
     candidates = np.zeros((threads * CANDIDATE_ROWS, CANDIDATES), dtype=np.int16)
     visited = np.zeros((threads, VISITED), dtype=np.uint64)
     owners = np.zeros((threads, OWNERS_SIZE), dtype=np.int64)
     owners[:, NEXT_ID] = 1
-    return scratch, candidates, visited, owners
+    return (scratch, candidates, visited, owners) + dp_buffers(threads)
 
 
 @nb.njit(**JIT)
 def worker_buffers(work, thread: int):
     """One thread's share of the search buffers."""
-    scratch, candidates, visited, owners = work
+    scratch, candidates, visited, owners, owns, pend, made, meta, keys, values, choices, nexts, stamps, items, counters \
+        = work
     return (scratch[thread * SCRATCH_ROWS:(thread + 1) * SCRATCH_ROWS],
-            candidates[thread * CANDIDATE_ROWS:(thread + 1) * CANDIDATE_ROWS], visited[thread], owners[thread])
+            candidates[thread * CANDIDATE_ROWS:(thread + 1) * CANDIDATE_ROWS], visited[thread], owners[thread],
+            (owns[thread], pend[thread], made[thread], meta[thread], keys[thread], values[thread],
+             choices[thread], nexts[thread], stamps[thread], items[thread], counters[thread]))
 
 
 # ---------------------------------------------------------------------------------------- the end of a turn
@@ -159,15 +169,43 @@ def finishable(r, allow_undo: bool, work, catalogue, catalogue_bits, cfg) -> boo
 
 @nb.njit(**JIT)
 def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_bits, cfg) -> bool:
-    """Search over locally legal plays, each applied to a copy of the record, for a legal end of the turn
-    (``node_status``). With ``commit_first`` the turn must pass through a COMMIT before it may end (R11.5
-    under ``all_at_once_may_use_table = false``). A search that tries more than ``SEARCH_NODES`` plays gives
-    up and answers "not finishable" (counted in ``GAVE_UP``)."""
+    """Whether a legal end of the turn (``node_status``) can be reached from ``r`` by locally legal plays. With
+    ``commit_first`` the turn must pass through a COMMIT before it may end (R11.5 under
+    ``all_at_once_may_use_table = false``). A player who must open with no undo left gets ``ASK_BOUND`` plays;
+    then the opening bound (``witness.opening_verdict``) may settle it: no opening at all, an opening laid to its
+    end, or a COMMIT laid whose turn ``explore`` finishes; else the search goes on to ``SEARCH_NODES`` plays, past
+    which it gives up and answers "not finishable" (counted in ``GAVE_UP``)."""
     if not commit_first:
         status = node_status(r, allow_undo, catalogue_bits, cfg)
         if status != 0:
             return status == 1
-    scratch, candidates, visited, owners = work
+    scratch, owners, dp_work = work[0], work[3], work[4]
+    must_open = not commit_first and not r.opened[r.current] \
+        and (not allow_undo or r.undos >= cfg.max_undos_per_turn)
+    found = explore(r, allow_undo, commit_first, ASK_BOUND if must_open else SEARCH_NODES, work, catalogue,
+                    catalogue_bits, cfg)
+    if found == UNDECIDED and must_open:
+        witness = scratch[WITNESS_ROW:WITNESS_ROW + 1]
+        verdict = opening_verdict(r, witness, dp_work, catalogue, catalogue_bits, cfg)
+        owners[BOUNDS] += 1
+        if verdict == COMMITTED and explore(witness[0], False, False, ASK_BOUND, work, catalogue, catalogue_bits,
+                                            cfg) == FINISHED:
+            verdict = YES
+        if verdict == NO or verdict == YES:
+            owners[SETTLED] += 1
+            return verdict == YES
+        found = explore(r, allow_undo, commit_first, SEARCH_NODES, work, catalogue, catalogue_bits, cfg)
+    if found == UNDECIDED:
+        owners[GAVE_UP] += 1
+    return found == FINISHED
+
+
+@nb.njit(**JIT)
+def explore(r, allow_undo: bool, commit_first: bool, budget: int, work, catalogue, catalogue_bits, cfg) -> int:
+    """The depth-first search behind ``search``, over locally legal plays each applied to a copy of the record,
+    with iterative deepening: FINISHED, DEAD, or UNDECIDED past ``budget`` plays or ``SEARCH_DEPTH`` levels (the
+    positions still on the path are not marked dead)."""
+    scratch, candidates, visited, owners = work[0], work[1], work[2], work[3]
     salt = np.uint64(1 + allow_undo * 2 + commit_first * 4)
     counts = np.zeros(SEARCH_DEPTH, dtype=np.int64)
     index = np.zeros(SEARCH_DEPTH, dtype=np.int64)
@@ -181,15 +219,16 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
         owners[NEXT_ID] += 1
         committed[0] = not commit_first
         cut[:] = False
+        deep = False  # a play cut at the depth limit in this pass
         index[:] = 0
         scratch[0] = r
         where[0] = remember(visited, owners, search_id, position_hash(r) * salt)
         if where[0] == -1:
-            return False  # proved dead by an earlier search of this row check
+            return DEAD  # proved dead by an earlier search of this row check
         where[0] = max(where[0], -2)
         used = expand(0, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
         if used < 0:
-            return True
+            return FINISHED
         nodes += used
         owners[PLAYS_TRIED] += used
         level = 0
@@ -207,6 +246,7 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
                 continue
             if level + 1 >= limit:
                 cut[level] = True
+                deep = True
                 continue
             scratch[level + 1] = scratch[level]
             child = scratch[level + 1]
@@ -226,17 +266,15 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
             cut[level] = False
             used = expand(level, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
             if used < 0:
-                return True
+                return FINISHED
             nodes += used
             owners[PLAYS_TRIED] += used
-            if nodes > SEARCH_NODES:
-                owners[GAVE_UP] += 1
-                return False  # the positions still on the path are not marked dead
-        if not cut[0]:
-            return False
+            if nodes > budget:
+                return UNDECIDED
+        if not deep:  # every position was reached (one met twice was skipped: a cycle, or explored): none ends it
+            return DEAD
         if limit >= SEARCH_DEPTH:
-            owners[GAVE_UP] += 1  # a way out longer than SEARCH_DEPTH plays cannot be ruled out
-            return False
+            return UNDECIDED  # a way out longer than SEARCH_DEPTH plays cannot be ruled out
         limit = min(2 * limit, SEARCH_DEPTH)
 
 
@@ -293,7 +331,9 @@ def play_finishable(r, kind: int, a: int, b: int, work, catalogue, catalogue_bit
 
 def search_stats(work) -> dict[str, int]:
     """Searches run, plays tried, searches given up (``gave_up``: at ``SEARCH_NODES`` plays or ``SEARCH_DEPTH``
-    levels; each masks a play out unproven) and positions the full memo could not remember, over every thread."""
+    levels; each masks a play out unproven), positions the full memo could not remember, and the searches that
+    asked the opening bound and were settled by it, over every thread."""
     owners = work[3]
     return {"searches": int((owners[:, NEXT_ID] - 1).sum()), "plays_tried": int(owners[:, PLAYS_TRIED].sum()),
-            "gave_up": int(owners[:, GAVE_UP].sum()), "memo_full": int(owners[:, MEMO_FULL].sum())}
+            "gave_up": int(owners[:, GAVE_UP].sum()), "memo_full": int(owners[:, MEMO_FULL].sum()),
+            "bounds_asked": int(owners[:, BOUNDS].sum()), "bounds_settled": int(owners[:, SETTLED].sum())}

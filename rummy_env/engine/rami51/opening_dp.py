@@ -1,0 +1,383 @@
+"""Can this hand still open? (R10, R11, R13, R16) An exact "no" by a DP over the shapes an opening can leave.
+
+A player who has not opened must reach a COMMIT (``opening_threshold`` points of own cards with a pure run, the
+taken card laid) or go out all at once (R16). Whatever plays he makes, the table then shows:
+
+* on each meld that was already there, one *profile* (``profiles``): cards taken from its ends, own cards laid
+  back and beyond them;
+* new melds (``placements``), each holding own cards and at most two pending cards (taken from melds) in its
+  3-card MELD beside an own card;
+* the own cards left in his hand.
+
+``opening_outcomes`` maximises the R10 points of such a picture for each outcome: own cards left (0, 1, 2+), a
+pure run laid, the taken card laid, and whether an all-at-once out is barred (a pending card left unplaced, which
+only a COMMIT can leave to later plays; a turn-start meld touched under ``all_at_once_may_use_table = false``).
+It decides the items one at a time, lowest first, with a memo over the items left and the pending cards held:
+each own card, rank by rank, is kept or is the lowest own card of a new meld; each meld on the table is left
+alone or gets a profile, decided before any own card its profiles lay and any new meld that may place a card
+it gives. A pending card no meld still to decide can place is left over, which bars an out. The pictures it allows include every
+reachable one (it ignores the order of plays, burnt cards and the hand's size along the way), so ``NO_OPENING``
+is a proof; a "yes" is only a plan for ``witness`` to try.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from rummy_env.cards import JOKER
+from rummy_env.engine.config import FINAL_OPTIONAL, FINAL_REQUIRED
+from rummy_env.engine.jit import JIT
+from rummy_env.engine.rami51.candidates import hand_bits
+from rummy_env.engine.rami51.opening import has_pure_run, threshold
+from rummy_env.engine.rami51.opening_memo import (
+    DONE, KEEP, LEFT_OVER, MARKER, MAX_BITS, MAX_TYPES, MEMO, NO_OPENING, NONE, OUTCOMES, UNKNOWN, add_held, held,
+    lookup, lowest_item, merge, outcome,
+)
+from rummy_env.engine.rami51.placements import (
+    MAX_GROUPS, MAX_ITEMS, MAX_MADE, OWN_CARDS, POINTS, PURE_RUN, STAGE, TAKEN, TOUCHED, placement_buffers,
+    run_placements, set_placements,
+)
+from rummy_env.engine.rami51.profiles import slot_profiles
+from rummy_env.engine.rami51.prune import ace_slack, has_joker_pure_run, new_meld_reachable, takeable_bits
+from rummy_env.engine.rami51.turn import own
+from rummy_env.engine.table import card_bit
+
+def dp_buffers(threads: int) -> tuple:
+    """Per thread: the placement table (``placements.placement_buffers``), the memo (state keys, values per
+    outcome, the choice behind each value and where it goes on, stamps), item scratch and counters (calls, own
+    cards no row holds, the root's index, states)."""
+    return placement_buffers(threads) + (
+        np.zeros((threads, MEMO, 3), dtype=np.uint64), np.zeros((threads, MEMO, OUTCOMES), dtype=np.int16),
+        np.zeros((threads, MEMO, OUTCOMES), dtype=np.int32), np.zeros((threads, MEMO, OUTCOMES), dtype=np.int32),
+        np.zeros((threads, MEMO), dtype=np.int64), np.zeros((threads, 2, 64), dtype=np.int64),
+        np.zeros((threads, 4), dtype=np.int64))
+
+
+@nb.njit(**JIT)
+def order_key(card: int) -> int:
+    """Own cards are decided rank by rank (a set's cards, and a run's, lie close together in this order)."""
+    return 52 if card == JOKER else (card % 13) * 4 + card // 13
+
+
+@nb.njit(**JIT)
+def retire(mask: np.uint64, words, ctx) -> np.uint64:
+    """Pending types no row still to decide can place are forgotten; a card of one still held bars an out."""
+    item_start, item_end, stage_bit, type_index, last_use, n_types = ctx
+    lowest = lowest_item(mask)
+    for t in range(n_types):
+        if last_use[t] < lowest and held(words, t) > 0:
+            mask |= LEFT_OVER
+            add_held(words, t, -held(words, t))
+    return mask
+
+
+@nb.njit(**JIT)
+def apply_row(g: int, mask: np.uint64, words, owns, pend, made, meta, ctx) -> np.uint64:
+    """The state after row ``g``: its own items (the lowest copies left) and its meld's item taken, the
+    pending cards it places (held before) and takes counted in ``words``; 0 when it does not fit."""
+    item_start, item_end, stage_bit, type_index, last_use, n_types = ctx
+    rest = mask
+    for k in range(meta[g, OWN_CARDS]):
+        card = owns[g, k]
+        found = False
+        for item in range(item_start[card], item_end[card]):
+            bit = np.uint64(1) << np.uint64(item)
+            if rest & bit:
+                rest &= ~bit
+                found = True
+                break
+        if not found:
+            return np.uint64(0)
+    stage = meta[g, STAGE]
+    if stage >= 0:
+        bit = np.uint64(1) << np.uint64(stage_bit[stage])
+        if rest & bit == 0:
+            return np.uint64(0)
+        rest &= ~bit
+        for k in range(made.shape[1]):
+            if made[g, k] < 0:
+                break
+            if type_index[made[g, k]] >= 0 and not add_held(words, type_index[made[g, k]], 1):
+                return np.uint64(0)
+    for k in range(2):
+        if pend[g, k] < 0:
+            break
+        if not add_held(words, type_index[pend[g, k]], -1):
+            return np.uint64(0)
+    return retire(rest, words, ctx)
+
+
+@nb.njit(**JIT)
+def row_choice(k: int, lowest: int, item_key, by_low, by_low_start) -> int:
+    """Choice ``k`` at a state whose lowest item is ``lowest``: ``KEEP`` first, then the rows that item decides;
+    -3 past the end."""
+    if k == 0:
+        return KEEP
+    key = item_key[lowest]
+    if by_low_start[key] + k - 1 >= by_low_start[key + 1]:
+        return -3
+    return by_low[by_low_start[key] + k - 1]
+
+
+@nb.njit(**JIT)
+def solve(root_mask: np.uint64, root_words, work, ctx, by_low, by_low_start, item_key, no_out_touch: int) -> int:
+    """The DP, depth first with an explicit stack (every choice decides the lowest item left, so no state
+    repeats along a path). Returns the root's memo index, or -1 when the memo is full."""
+    owns, pend, made, meta, keys, values, choices, nexts, stamps, items, counters = work
+    frame_index = np.empty(MAX_BITS + 2, dtype=np.int64)
+    frame_k = np.empty(MAX_BITS + 2, dtype=np.int64)
+    frame_wait = np.empty(MAX_BITS + 2, dtype=np.int64)
+    words = np.empty(2, dtype=np.uint64)
+    root, _ = lookup(keys, stamps, counters, root_mask, root_words[0], root_words[1])
+    if root < 0:
+        return -1
+    values[root, :] = NONE
+    frame_index[0], frame_k[0], frame_wait[0] = root, 0, -1
+    sp = 1
+    while sp > 0:
+        f = sp - 1
+        index = frame_index[f]
+        mask = keys[index, 0]
+        lowest = lowest_item(mask)
+        if lowest == MAX_BITS:  # the end: every pending card placed, or one left over (no out)
+            o = outcome(0, 0, 0, 1 if mask & LEFT_OVER else 0)
+            values[index, o] = 0
+            choices[index, o] = DONE
+            sp -= 1
+            continue
+        pushed = False
+        while True:
+            k = frame_k[f]
+            choice = row_choice(k, lowest, item_key, by_low, by_low_start)
+            if choice == -3:
+                break
+            if frame_wait[f] >= 0:  # the child of choice k is done
+                child = frame_wait[f]
+                frame_wait[f] = -1
+            else:
+                words[0], words[1] = keys[index, 1], keys[index, 2]
+                if choice == KEEP:
+                    after = retire(mask & ~(np.uint64(1) << np.uint64(lowest)), words, ctx)
+                else:
+                    after = apply_row(choice, mask, words, owns, pend, made, meta, ctx)
+                if after == 0:
+                    frame_k[f] += 1
+                    continue
+                child, created = lookup(keys, stamps, counters, after, words[0], words[1])
+                if child < 0:
+                    return -1
+                if created:
+                    values[child, :] = NONE
+                    frame_wait[f] = child
+                    frame_index[sp], frame_k[sp], frame_wait[sp] = child, 0, -1
+                    sp += 1
+                    pushed = True
+                    break
+            if choice == KEEP:
+                merge(values, choices, nexts, index, child, 0, 1 if item_key[lowest] <= JOKER else 0, 0, 0, 0, KEEP)
+            else:
+                merge(values, choices, nexts, index, child, meta[choice, POINTS], 0, meta[choice, PURE_RUN],
+                      meta[choice, TAKEN], meta[choice, TOUCHED] & no_out_touch, choice)
+            frame_k[f] += 1
+        if not pushed:
+            sp -= 1
+    return root
+
+
+@nb.njit(**JIT)
+def opening_outcomes(r, work, catalogue_bits, cfg, out) -> int:
+    """``out[outcome]``: the most R10 points the plays still to come can add, for each outcome (``NONE`` where
+    none). Returns the root's memo index (for ``witness``), or ``UNKNOWN`` when the rows, the items or the memo
+    do not fit the buffers."""
+    owns, pend, made, meta, keys, values, choices, nexts, stamps, items, counters = work
+    table = (owns, pend, made, meta)
+    p = r.current
+    avail = np.zeros(JOKER + 1, dtype=np.int64)
+    pending = np.zeros(JOKER + 1, dtype=np.int64)
+    for card in range(JOKER + 1):
+        avail[card] = own(r, p, card)
+        pending[card] = r.pending[card]
+    taken_type = r.taken if r.taken >= 0 and not r.taken_laid else -1
+    # the cards a TAKE may bring: only those some new meld could hold beside an own card
+    takeable = takeable_bits(r, cfg)
+    reachable = hand_bits(r, p) | takeable | card_bit(JOKER)
+    meldable = np.zeros(JOKER + 1, dtype=np.bool_)
+    for card in range(JOKER + 1):
+        if takeable & card_bit(card):
+            meldable[card] = new_meld_reachable(r, card, reachable, catalogue_bits, cfg)
+    made_type, made_slot = items[0], items[1]
+    stage_slot = np.empty(64, dtype=np.int64)
+    n, n_made, stages = slot_profiles(r, avail, meldable, table, 0, made_type, made_slot, 0, stage_slot, taken_type,
+                                      cfg)
+    if n >= MAX_GROUPS or n_made >= MAX_ITEMS:
+        return UNKNOWN
+    profiles_end = n
+    supply = pending.copy()  # pending cards a new meld may place: held, or taken by some profile
+    for g in range(profiles_end):
+        for k in range(MAX_MADE):
+            if made[g, k] < 0:
+                break
+            made[g, k] = made_type[made[g, k]]
+    for k in range(n_made):
+        supply[made_type[k]] = min(supply[made_type[k]] + 1, 2)
+    n = set_placements(avail, supply, table, n, taken_type, cfg)
+    n = run_placements(avail, supply, table, n, taken_type, cfg)
+    if n >= MAX_GROUPS:
+        return UNKNOWN
+    # own cards no row holds stay in the hand whatever happens: counted aside, not searched
+    placeable = np.zeros(JOKER + 1, dtype=np.bool_)
+    for g in range(n):
+        for k in range(meta[g, OWN_CARDS]):
+            placeable[owns[g, k]] = True
+    stuck = 0
+    for card in range(JOKER + 1):
+        if not placeable[card]:
+            stuck += avail[card]
+            avail[card] = 0
+    # where each row is decided: a new meld at its lowest own card, a profile at its meld's item, which comes
+    # before every own card its profiles lay and every new meld that places a card they take
+    row_key = np.empty(max(n, 1), dtype=np.int64)
+    first_use = np.full(JOKER + 1, 99, dtype=np.int64)    # the earliest own card (order) of a meld placing a type
+    for g in range(profiles_end, n):
+        low = 99
+        for k in range(meta[g, OWN_CARDS]):
+            low = min(low, order_key(owns[g, k]))
+        row_key[g] = low
+        for k in range(2):
+            if pend[g, k] >= 0:
+                first_use[pend[g, k]] = min(first_use[pend[g, k]], low)
+    stage_order = np.full(max(stages, 1), 99, dtype=np.int64)
+    for g in range(profiles_end):
+        s = meta[g, STAGE]
+        for k in range(meta[g, OWN_CARDS]):
+            stage_order[s] = min(stage_order[s], order_key(owns[g, k]))
+        for k in range(MAX_MADE):
+            if made[g, k] < 0:
+                break
+            stage_order[s] = min(stage_order[s], first_use[made[g, k]])
+    # items in order: own copies (key order * 2 + 1) and melds (key order * 2)
+    n_items = 0
+    for card in range(JOKER + 1):
+        n_items += avail[card]
+    for s in range(stages):
+        n_items += stage_order[s] < 99
+    if n_items > MAX_BITS:
+        return UNKNOWN
+    item_key = np.empty(MAX_BITS + 1, dtype=np.int64)   # per bit: the own card's type, or JOKER + 1 + stage
+    item_start = np.zeros(JOKER + 1, dtype=np.int64)
+    item_end = np.zeros(JOKER + 1, dtype=np.int64)
+    stage_bit = np.full(max(stages, 1), -1, dtype=np.int64)
+    bit = 0
+    for order in range(JOKER + 1):
+        for s in range(stages):
+            if stage_order[s] == order:
+                stage_bit[s] = bit
+                item_key[bit] = JOKER + 1 + s
+                bit += 1
+        card = JOKER if order == 52 else (order % 4) * 13 + order // 4
+        item_start[card] = bit
+        for _ in range(avail[card]):
+            item_key[bit] = card
+            bit += 1
+        item_end[card] = bit
+    # pending types, and the last item that decides a meld placing one (after it, a held card is left over)
+    type_index = np.full(JOKER + 1, -1, dtype=np.int64)
+    n_types = 0
+    for card in range(JOKER + 1):
+        if supply[card] > 0:
+            if n_types >= MAX_TYPES:
+                return UNKNOWN
+            type_index[card] = n_types
+            n_types += 1
+    last_use = np.full(max(n_types, 1), -1, dtype=np.int64)
+    for g in range(profiles_end, n):
+        if meta[g, OWN_CARDS] == 0:
+            continue
+        card = JOKER if row_key[g] == 52 else (row_key[g] % 4) * 13 + row_key[g] // 4
+        for k in range(2):
+            if pend[g, k] >= 0:
+                t = type_index[pend[g, k]]
+                last_use[t] = max(last_use[t], item_end[card] - 1)
+    # rows listed under the item that decides them
+    lists = JOKER + 1 + stages
+    by_low_start = np.zeros(lists + 1, dtype=np.int64)
+    for g in range(n):
+        if g < profiles_end:
+            row_key[g] = JOKER + 1 + meta[g, STAGE] if stage_bit[meta[g, STAGE]] >= 0 else -1
+        elif meta[g, OWN_CARDS] > 0:
+            row_key[g] = JOKER if row_key[g] == 52 else (row_key[g] % 4) * 13 + row_key[g] // 4
+        else:
+            row_key[g] = -1
+        if row_key[g] >= 0:
+            by_low_start[row_key[g] + 1] += 1
+    for key in range(lists):
+        by_low_start[key + 1] += by_low_start[key]
+    by_low = np.empty(max(n, 1), dtype=np.int64)
+    fill = by_low_start.copy()
+    for g in range(n):
+        if row_key[g] >= 0:
+            by_low[fill[row_key[g]]] = g
+            fill[row_key[g]] += 1
+    ctx = (item_start, item_end, stage_bit, type_index, last_use, n_types)
+    mask = MARKER
+    for b in range(n_items):
+        mask |= np.uint64(1) << np.uint64(b)
+    words = np.zeros(2, dtype=np.uint64)
+    for card in range(JOKER + 1):
+        for _ in range(pending[card]):
+            add_held(words, type_index[card], 1)
+    mask = retire(mask, words, ctx)
+    counters[0] += 1
+    counters[3] = 0
+    root = solve(mask, words, work, ctx, by_low, by_low_start, item_key, 0 if cfg.all_at_once_may_use_table else 1)
+    if root < 0:
+        return UNKNOWN
+    out[:] = NONE
+    for o in range(OUTCOMES):
+        if values[root, o] > NONE:
+            moved = outcome(o // 8 + stuck, (o // 4) % 2, (o // 2) % 2, o % 2)
+            out[moved] = max(out[moved], values[root, o])
+    counters[1] = stuck
+    counters[2] = root
+    return root
+
+
+@nb.njit(**JIT)
+def out_left_ok(left: int, cfg) -> bool:
+    """Own cards an all-at-once out may leave before its end: one to discard (R15 "required"), none or one
+    ("optional"), none ("forbidden")."""
+    if cfg.final_discard == FINAL_REQUIRED:
+        return left == 1
+    if cfg.final_discard == FINAL_OPTIONAL:
+        return left <= 1
+    return left == 0
+
+
+@nb.njit(**JIT)
+def opening_outcome(r, work, catalogue_bits, cfg) -> int:
+    """An outcome of ``opening_outcomes`` that a COMMIT (R11.5) or an all-at-once out (R16) accepts, a commit
+    preferred; ``NO_OPENING`` if there is none (a proof), ``UNKNOWN`` when the DP cannot decide."""
+    outcomes = np.empty(OUTCOMES, dtype=np.int16)
+    if opening_outcomes(r, work, catalogue_bits, cfg, outcomes) == UNKNOWN:
+        return UNKNOWN
+    base = r.turn_points + ace_slack(r, cfg)
+    need = threshold(r, cfg)
+    pure_done = has_pure_run(r) or (cfg.can_take_joker_from_meld and has_joker_pure_run(r))
+    taken_done = r.taken < 0 or r.taken_laid
+    out_barred = r.touched_table and not cfg.all_at_once_may_use_table
+    found = NO_OPENING
+    for o in range(OUTCOMES):
+        points = outcomes[o]
+        left, pure, taken, no_out = o // 8, (o // 4) % 2, (o // 2) % 2, o % 2
+        if points == NONE or not (taken or taken_done):
+            continue
+        has_pure = pure or pure_done
+        enough = base + points >= need
+        if enough and (has_pure or not cfg.opening_requires_pure_run):
+            return o
+        if not no_out and not out_barred and out_left_ok(left, cfg) \
+                and (has_pure or not (cfg.opening_requires_pure_run and cfg.all_at_once_requires_pure_run)) \
+                and (enough or not cfg.all_at_once_requires_opening_criteria):
+            found = o
+    return found

@@ -1,0 +1,92 @@
+"""The rami51 search's exactness aids (R11.5, R23): the opening bound agrees with the search, and a position met
+twice on one search path (a cycle) no longer makes a search give up."""
+
+import json
+from pathlib import Path
+
+import numba as nb
+import numpy as np
+import pytest
+
+import rummy_env
+from rummy_env.engine import reasons as why
+from rummy_env.engine.common import decode
+from rummy_env.engine.rami51.moves import apply_play
+from rummy_env.engine.rami51.search import (
+    DEAD, FINISHED, WITNESS_ROW, begin_row_check, explore, node_status, search_buffers, worker_buffers,
+)
+from rummy_env.engine.rami51.witness import COMMITTED, MAYBE, NO, YES, opening_verdict
+from rummy_env.engine.state import PHASE_PLAY
+from rummy_env.sampling import uniform_legal_actions
+
+POSITIONS = Path(__file__).parent / "positions"
+
+
+def test_R23_cycle_is_no_give_up():
+    """A TAKE whose every continuation is a dead end, with TAKE-and-lay-back cycles on the way: 4 players, the
+    player to act has not opened, has used his undo and holds the discard he took. Before, a position met again
+    on the search path counted as cut short, so the last deepening pass could not prove the dead end and the
+    search gave up (the play was masked out unproven); now the pass proves it."""
+    position = json.loads((POSITIONS / "rami51_4p_take_cycle.json").read_text())
+    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset("rami51", num_players=4), 1)
+    engine.load(0, position)
+    assert engine.legal_reason(0, 2285) == why.DEAD_END
+    engine.legal_action_mask()
+    assert engine.search_stats()["gave_up"] == 0
+
+
+@nb.njit
+def _compare(state, rows, actions, one, work, catalogue, catalogue_bits, cfgs, budget, out):
+    """For each (row, play): the opening bound's verdict and the search's answer from the child position
+    (laid in ``one``, a record array of its own)."""
+    for k in range(rows.size):
+        cfg = cfgs[0]
+        one[0] = state[rows[k]]
+        r = one[0]
+        kind, a, b = decode(actions[k], cfg)
+        apply_play(r, kind, a, b, catalogue, cfg)
+        out[k, 0] = -1
+        if r.opened[r.current] or r.hand_n[r.current] == 0 or node_status(r, False, catalogue_bits, cfg) != 0:
+            continue
+        begin_row_check(work)
+        out[k, 0] = opening_verdict(r, work[0][WITNESS_ROW:WITNESS_ROW + 1], work[4], catalogue, catalogue_bits, cfg)
+        begin_row_check(work)
+        out[k, 1] = explore(r, False, False, budget, work, catalogue, catalogue_bits, cfg)
+
+
+@pytest.mark.parametrize("preset,players,seed", [("rami51", 3, 5), ("lebanese14", 2, 6), ("rami51", 4, 7)])
+def test_R11_5_opening_bound_agrees_with_search(preset, players, seed):
+    """At every play of a player who has not opened, in random games: if the bound says no opening is reachable
+    (NO), the search finds no way to finish the turn without an undo; if it lays one (YES), the search finds one."""
+    rules = rummy_env.RummyRules.preset(preset, num_players=players)
+    engine = rummy_env.RummyEngine(rules, 16)
+    engine.reset(seed=seed)
+    work = worker_buffers(search_buffers(1, engine.state.dtype), 0)
+    one = np.zeros(1, dtype=engine.state.dtype)
+    catalogue, catalogue_bits, _ = engine.tables
+    rng = np.random.default_rng(seed)
+    verdicts = {NO: 0, YES: 0, MAYBE: 0, COMMITTED: 0}
+    for _ in range(150):
+        mask = engine.legal_action_mask()
+        rows, actions = [], []
+        for row in np.flatnonzero(~engine.done & (engine.state["phase"] == PHASE_PLAY)):
+            if engine.state["opened"][row, engine.state["current"][row]]:
+                continue
+            for action in np.flatnonzero(mask[row]):
+                if engine.layout.meld_offset <= action < engine.layout.discard_offset:
+                    rows.append(row)
+                    actions.append(action)
+        out = np.zeros((len(rows), 2), dtype=np.int64)
+        _compare(engine.state, np.array(rows, dtype=np.int64), np.array(actions, dtype=np.int64), one, work, catalogue,
+                 catalogue_bits, engine.cfgs, 1 << 20, out)
+        for (verdict, found), row, action in zip(out, rows, actions):
+            if verdict < 0:
+                continue
+            verdicts[int(verdict)] += 1
+            where = f"{preset} row {row} action {engine.action_to_str(int(action))}"
+            assert not (verdict == NO and found == FINISHED), where + ": the bound said no opening"
+            assert not (verdict == YES and found == DEAD), where + ": the bound laid an opening the search denies"
+        engine.step(uniform_legal_actions(mask, rng), rows=~engine.done)
+        if engine.done.any():
+            engine.reset(rows=engine.done.copy())
+    assert verdicts[NO] + verdicts[YES] > 0, verdicts
