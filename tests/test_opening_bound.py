@@ -90,3 +90,24 @@ def test_R11_5_opening_bound_agrees_with_search(preset, players, seed):
         if engine.done.any():
             engine.reset(rows=engine.done.copy())
     assert verdicts[NO] + verdicts[YES] > 0, verdicts
+
+
+def test_R11_1_bound_allows_a_card_taken_back_after_the_commit():
+    """A position where the only way out leaves a taken card over at the COMMIT: Lebanese "14", 3 players, the
+    player has laid A♦ A♠ JK and 3♠ 4♠ 5♠ 6♠ (48 points) and spent his undo. TAKE the 3♠ back (it stops counting),
+    lay off 7♠ (52), COMMIT, then take the 4♠ back and meld 2♠ 3♠ 4♠. Before the COMMIT no picture places the 3♠
+    with 51 points (taking the 4♠ back first costs its 4 points), so the bound must not require a taken card to
+    be placed by then."""
+    position = json.loads((POSITIONS / "lebanese14_3p_take_back_after_commit.json").read_text())
+    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset("lebanese14", num_players=3), 1)
+    engine.load(0, position)
+    take_three = 2275
+    assert engine.action_to_str(take_three) == "take choice 0 from slot 1"
+    assert engine.legal_reason(0, take_three) == why.LEGAL
+    work = worker_buffers(search_buffers(1, engine.state.dtype), 0)
+    one = np.zeros(1, dtype=engine.state.dtype)
+    catalogue, catalogue_bits, _ = engine.tables
+    out = np.zeros((1, 2), dtype=np.int64)
+    _compare(engine.state, np.zeros(1, dtype=np.int64), np.array([take_three], dtype=np.int64), one, work, catalogue,
+             catalogue_bits, engine.cfgs, 1 << 20, out)
+    assert out[0, 1] == FINISHED and out[0, 0] != NO
