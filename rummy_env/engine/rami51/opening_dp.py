@@ -15,9 +15,11 @@ only a COMMIT can leave to later plays; a turn-start meld touched under ``all_at
 It decides the items one at a time, lowest first, with a memo over the items left and the pending cards held:
 each own card, rank by rank, is kept or is the lowest own card of a new meld; each meld on the table is left
 alone or gets a profile, decided before any own card its profiles lay and any new meld that may place a card
-it gives. A pending card no meld still to decide can place is left over, which bars an out. The pictures it allows include every
-reachable one (it ignores the order of plays, burnt cards and the hand's size along the way), so ``NO_OPENING``
-is a proof; a "yes" is only a plan for ``witness`` to try.
+it gives. A pending card no meld still to decide can place is left over, which bars an out (a COMMIT may leave
+it: after the COMMIT it can still join cards taken back from melds laid this turn, which count at the COMMIT but
+would not before it; ``tests/test_opening_bound.py`` keeps such a position). The pictures it allows include
+every reachable one (it ignores the order of plays, burnt cards and the hand's size along the way), so
+``NO_OPENING`` is a proof; a "yes" is only a plan for ``witness`` to try.
 """
 
 from __future__ import annotations

@@ -68,7 +68,8 @@ def lookup(keys, stamps, counters, mask: np.uint64, w0: np.uint64, w1: np.uint64
     full (``counters[3]`` counts the states of this call)."""
     stamp = counters[0]
     wrap = np.int64(MEMO - 1)
-    h = (mask * np.uint64(0x9E3779B97F4A7C15)) ^ (w0 * np.uint64(0xC2B2AE3D27D4EB4F)) ^ (w1 * np.uint64(0x165667B19E3779F9))
+    h = (mask * np.uint64(0x9E3779B97F4A7C15)) ^ (w0 * np.uint64(0xC2B2AE3D27D4EB4F)) \
+        ^ (w1 * np.uint64(0x165667B19E3779F9))
     index = np.int64(h >> np.uint64(49)) & wrap
     while True:
         if stamps[index] != stamp:

@@ -223,7 +223,8 @@ def run_variants(suit: int, start: int, length: int, joker_cell: int, source: in
             card = card_at(suit, position)
             if state[cell] == 1:
                 types[n_own] = JOKER if cell == joker_cell else card
-                points += joker_points(card, position, cfg) if cell == joker_cell else natural_points(card, position, cfg)
+                points += (joker_points(card, position, cfg) if cell == joker_cell
+                           else natural_points(card, position, cfg))
                 n_own += 1
             else:
                 pending[n_pend] = JOKER if cell == joker_cell else card

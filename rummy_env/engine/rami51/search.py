@@ -65,8 +65,8 @@ def search_buffers(threads: int, record_dtype: np.dtype) -> tuple:
 @nb.njit(**JIT)
 def worker_buffers(work, thread: int):
     """One thread's share of the search buffers."""
-    scratch, candidates, visited, owners, owns, pend, made, meta, keys, values, choices, nexts, stamps, items, counters \
-        = work
+    (scratch, candidates, visited, owners,
+     owns, pend, made, meta, keys, values, choices, nexts, stamps, items, counters) = work
     return (scratch[thread * SCRATCH_ROWS:(thread + 1) * SCRATCH_ROWS],
             candidates[thread * CANDIDATE_ROWS:(thread + 1) * CANDIDATE_ROWS], visited[thread], owners[thread],
             (owns[thread], pend[thread], made[thread], meta[thread], keys[thread], values[thread],
