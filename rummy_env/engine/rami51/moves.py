@@ -200,6 +200,25 @@ def apply_play(r, kind: int, a: int, b: int, catalogue, cfg) -> None:
         apply_swap(r, a, cfg)
 
 
+@nb.njit(**JIT)
+def checked_play(r, kind: int, a: int, b: int, catalogue, cfg) -> bool:
+    """Apply the play if ``play_check`` allows it; whether it did."""
+    if play_check(r, kind, a, b, catalogue, cfg) != why.LEGAL:
+        return False
+    apply_play(r, kind, a, b, catalogue, cfg)
+    return True
+
+
+@nb.njit(**JIT)
+def can_end_now(r, cfg) -> bool:
+    """Some DISCARD ends the turn legally from here."""
+    p = r.current
+    for card in range(JOKER + 1):
+        if r.hand[p, card] > 0 and discard_check(r, card, True, cfg) == why.LEGAL:
+            return True
+    return False
+
+
 # ---------------------------------------------------------------------------------------- DRAW
 @nb.njit(**JIT)
 def draw(r, from_pile: bool) -> None:

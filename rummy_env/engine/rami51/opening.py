@@ -10,7 +10,7 @@ from rummy_env.cards import JOKER
 from rummy_env.engine import reasons as why
 from rummy_env.engine.config import EVERY_PICKUP, JOKER_FIXED, JOKER_ZERO
 from rummy_env.engine.jit import JIT
-from rummy_env.engine.state import PURE
+from rummy_env.engine.state import PURE, PURE_BUT_JOKER
 from rummy_env.engine.table import card_at, holds_joker_at, rank_of, suit_of
 from rummy_env.engine.rami51.turn import owes_cards
 from rummy_env.melds import KIND_SET
@@ -116,6 +116,13 @@ def has_turn_run(r, purity: int) -> bool:
 def has_pure_run(r) -> bool:
     """A run laid this turn with no joker and only own cards (R11.2, AR8)."""
     return has_turn_run(r, PURE)
+
+
+@nb.njit(**JIT)
+def pure_run_laid(r, cfg) -> bool:
+    """A pure run is on the table this turn, or will be once a joker laid off on it is taken back (with
+    ``can_take_joker_from_meld``, a TAKE of the joker makes it pure again; R11.2, AR8)."""
+    return has_pure_run(r) or (cfg.can_take_joker_from_meld and has_turn_run(r, PURE_BUT_JOKER))
 
 
 @nb.njit(**JIT)

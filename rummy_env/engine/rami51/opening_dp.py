@@ -31,19 +31,20 @@ from rummy_env.cards import JOKER
 from rummy_env.engine.config import FINAL_OPTIONAL, FINAL_REQUIRED
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.rami51.candidates import hand_bits
-from rummy_env.engine.rami51.opening import has_pure_run, threshold
+from rummy_env.engine.rami51.opening import pure_run_laid, threshold
 from rummy_env.engine.rami51.opening_memo import (
     DONE, KEEP, LEFT_OVER, MARKER, MAX_BITS, MAX_TYPES, MEMO, NO_OPENING, NONE, OUTCOMES, UNKNOWN, add_held, held,
-    lookup, lowest_item, merge, outcome,
+    lookup, lowest_item, merge, outcome, outcome_fields,
 )
 from rummy_env.engine.rami51.placements import (
     MAX_GROUPS, MAX_ITEMS, MAX_MADE, OWN_CARDS, POINTS, PURE_RUN, STAGE, TAKEN, TOUCHED, placement_buffers,
     run_placements, set_placements,
 )
 from rummy_env.engine.rami51.profiles import slot_profiles
-from rummy_env.engine.rami51.prune import ace_slack, has_joker_pure_run, new_meld_reachable, takeable_bits
+from rummy_env.engine.rami51.prune import ace_slack, new_meld_reachable, takeable_bits
 from rummy_env.engine.rami51.turn import own
 from rummy_env.engine.table import card_bit
+
 
 def dp_buffers(threads: int) -> tuple:
     """Per thread: the placement table (``placements.placement_buffers``), the memo (state keys, values per
@@ -60,6 +61,12 @@ def dp_buffers(threads: int) -> tuple:
 def order_key(card: int) -> int:
     """Own cards are decided rank by rank (a set's cards, and a run's, lie close together in this order)."""
     return 52 if card == JOKER else (card % 13) * 4 + card // 13
+
+
+@nb.njit(**JIT)
+def order_card(order: int) -> int:
+    """The card at ``order`` (the inverse of ``order_key``)."""
+    return JOKER if order == 52 else (order % 4) * 13 + order // 4
 
 
 @nb.njit(**JIT)
@@ -258,7 +265,7 @@ def opening_outcomes(r, work, catalogue_bits, cfg, out) -> int:
             if made[g, k] < 0:
                 break
             stage_order[s] = min(stage_order[s], first_use[made[g, k]])
-    # items in order: own copies (key order * 2 + 1) and melds (key order * 2)
+    # items in order: at each place of ``order_key``, the melds decided there, then the own copies of that card
     n_items = 0
     for card in range(JOKER + 1):
         n_items += avail[card]
@@ -277,7 +284,7 @@ def opening_outcomes(r, work, catalogue_bits, cfg, out) -> int:
                 stage_bit[s] = bit
                 item_key[bit] = JOKER + 1 + s
                 bit += 1
-        card = JOKER if order == 52 else (order % 4) * 13 + order // 4
+        card = order_card(order)
         item_start[card] = bit
         for _ in range(avail[card]):
             item_key[bit] = card
@@ -296,7 +303,7 @@ def opening_outcomes(r, work, catalogue_bits, cfg, out) -> int:
     for g in range(profiles_end, n):
         if meta[g, OWN_CARDS] == 0:
             continue
-        card = JOKER if row_key[g] == 52 else (row_key[g] % 4) * 13 + row_key[g] // 4
+        card = order_card(row_key[g])
         for k in range(2):
             if pend[g, k] >= 0:
                 t = type_index[pend[g, k]]
@@ -308,7 +315,7 @@ def opening_outcomes(r, work, catalogue_bits, cfg, out) -> int:
         if g < profiles_end:
             row_key[g] = JOKER + 1 + meta[g, STAGE] if stage_bit[meta[g, STAGE]] >= 0 else -1
         elif meta[g, OWN_CARDS] > 0:
-            row_key[g] = JOKER if row_key[g] == 52 else (row_key[g] % 4) * 13 + row_key[g] // 4
+            row_key[g] = order_card(row_key[g])
         else:
             row_key[g] = -1
         if row_key[g] >= 0:
@@ -338,7 +345,8 @@ def opening_outcomes(r, work, catalogue_bits, cfg, out) -> int:
     out[:] = NONE
     for o in range(OUTCOMES):
         if values[root, o] > NONE:
-            moved = outcome(o // 8 + stuck, (o // 4) % 2, (o // 2) % 2, o % 2)
+            left, pure, taken, no_out = outcome_fields(o)
+            moved = outcome(left + stuck, pure, taken, no_out)
             out[moved] = max(out[moved], values[root, o])
     counters[1] = stuck
     counters[2] = root
@@ -365,13 +373,13 @@ def opening_outcome(r, work, catalogue_bits, cfg) -> int:
         return UNKNOWN
     base = r.turn_points + ace_slack(r, cfg)
     need = threshold(r, cfg)
-    pure_done = has_pure_run(r) or (cfg.can_take_joker_from_meld and has_joker_pure_run(r))
+    pure_done = pure_run_laid(r, cfg)
     taken_done = r.taken < 0 or r.taken_laid
     out_barred = r.touched_table and not cfg.all_at_once_may_use_table
     found = NO_OPENING
     for o in range(OUTCOMES):
         points = outcomes[o]
-        left, pure, taken, no_out = o // 8, (o // 4) % 2, (o // 2) % 2, o % 2
+        left, pure, taken, no_out = outcome_fields(o)
         if points == NONE or not (taken or taken_done):
             continue
         has_pure = pure or pure_done

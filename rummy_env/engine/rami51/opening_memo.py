@@ -31,6 +31,12 @@ def outcome(left: int, pure: int, taken: int, no_out: int) -> int:
 
 
 @nb.njit(**JIT)
+def outcome_fields(o: int) -> tuple:
+    """``(left, pure, taken, no_out)`` of outcome ``o`` (the inverse of ``outcome``)."""
+    return o // 8, (o // 4) % 2, (o // 2) % 2, o % 2
+
+
+@nb.njit(**JIT)
 def merge(values, choices, nexts, index: int, sub: int, points: int, left: int, pure: int, taken: int, no_out: int,
           choice: int) -> None:
     """Fold the outcomes of state ``sub`` into state ``index`` through a choice that adds these points/flags."""
@@ -38,7 +44,8 @@ def merge(values, choices, nexts, index: int, sub: int, points: int, left: int, 
         v = values[sub, o]
         if v == NONE:
             continue
-        moved = outcome(o // 8 + left, (o // 4) % 2 | pure, (o // 2) % 2 | taken, o % 2 | no_out)
+        had_left, had_pure, had_taken, had_no_out = outcome_fields(o)
+        moved = outcome(had_left + left, had_pure | pure, had_taken | taken, had_no_out | no_out)
         if v + points > values[index, moved]:
             values[index, moved] = v + points
             choices[index, moved] = choice

@@ -11,10 +11,9 @@ from rummy_env.cards import JOKER
 from rummy_env.engine.config import FINAL_FORBIDDEN, FINAL_REQUIRED, FREED_NEW_MELD_OR_LAYOFF
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.rami51.candidates import hand_bits
-from rummy_env.engine.rami51.opening import JOKER_CELL, has_pure_run, has_turn_run, max_points, threshold
+from rummy_env.engine.rami51.opening import JOKER_CELL, max_points, pure_run_laid, threshold
 from rummy_env.engine.rami51.table import represented, run_end_position
 from rummy_env.engine.rami51.turn import own, pending_total
-from rummy_env.engine.state import PURE_BUT_JOKER
 from rummy_env.engine.table import card_at, card_bit, holds_joker_at, slot_size
 from rummy_env.melds import KIND_RUN, KIND_SET
 
@@ -194,12 +193,8 @@ def pure_run_reachable(r, cfg) -> bool:
     """A pure run is on the table this turn (or will be once a joker laid off on it is taken back), or three
     consecutive naturals of one suit could still form one: own cards, or (without ``pure_run_hand_cards_only``)
     cards a TAKE could bring (relaxes R11.2, AR8)."""
-    if has_pure_run(r):
+    if pure_run_laid(r, cfg):
         return True
-    if cfg.can_take_joker_from_meld:  # a TAKE of the joker makes such a run pure again
-        for slot in range(r.start_slots, r.slot_n):
-            if r.slot_pure[slot] == PURE_BUT_JOKER:
-                return True
     p = r.current
     last_start = 13 if cfg.circular_runs else 12
     later = np.uint64(0) if cfg.pure_run_hand_cards_only else takeable_bits(r, cfg)
@@ -227,8 +222,8 @@ def hopeless(r, catalogue_bits, cfg) -> bool:
     * a non-opened player who has made tentative plays (or holds the taken card) and has no undo left must
       reach a COMMIT or an all-at-once out (R11.5): a COMMIT needs the points, counted only over own cards that
       could still be laid, and (``opening_requires_pure_run``) a pure run of own cards; an all-at-once out needs
-      what R16's knobs ask of it and every own card laid but the final discard. (``opening_dp`` decides the same
-      exactly, at a higher cost: the search asks it once per search.)"""
+      what R16's knobs ask of it and every own card laid but the final discard. (``opening_dp`` bounds the same
+      over disjoint melds, at a higher cost: the search asks it only past ``search.ASK_BOUND`` plays.)"""
     p = r.current
     must_lay = r.taken >= 0 and not r.taken_laid
     if not must_lay and pending_total(r) == 0 and (r.opened[p] or r.tentative == 0):
@@ -242,8 +237,7 @@ def hopeless(r, catalogue_bits, cfg) -> bool:
     freed_need = 0 if cfg.freed_joker_use == FREED_NEW_MELD_OR_LAYOFF else 2 * r.freed_jokers
     if own_cards < (taken_cards + 1) // 2 + freed_need + (1 if cfg.final_discard == FINAL_REQUIRED else 0):
         return True
-    takeable = takeable_bits(r, cfg)
-    reachable = hand_bits(r, p) | takeable
+    reachable = hand_bits(r, p) | takeable_bits(r, cfg)
     placeable = placeable_bits(r, reachable, catalogue_bits, cfg)
     if must_lay and placeable & card_bit(r.taken) == 0:
         return True
@@ -275,9 +269,3 @@ def hopeless(r, catalogue_bits, cfg) -> bool:
         and not (cfg.all_at_once_requires_pure_run and not pure_ok) \
         and unplaceable <= (0 if cfg.final_discard == FINAL_FORBIDDEN else 1)
     return not commit_maybe and not out_maybe
-
-
-@nb.njit(**JIT)
-def has_joker_pure_run(r) -> bool:
-    """A pure run of this turn holding a laid-off joker: pure again if the joker is taken back (AR8)."""
-    return has_turn_run(r, PURE_BUT_JOKER)

@@ -30,7 +30,7 @@ from rummy_env.engine import reasons as why
 from rummy_env.engine.common import decode
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.rami51.candidates import focused, play_candidates
-from rummy_env.engine.rami51.moves import apply_play, discard_check
+from rummy_env.engine.rami51.moves import apply_play, can_end_now
 from rummy_env.engine.rami51.opening_dp import dp_buffers
 from rummy_env.engine.rami51.opening import out_check
 from rummy_env.engine.rami51.prune import hopeless
@@ -46,7 +46,8 @@ WITNESS_ROW = SEARCH_DEPTH + 2     # the row the bound's plan is laid in
 SCRATCH_ROWS = SEARCH_DEPTH + 3    # per thread: the search levels, one row for the tested action, the witness row
 CANDIDATE_ROWS = SEARCH_DEPTH + 1  # per thread: the search levels, plus the mask's own list
 # counters after the owners table: next search id, first id of the row check, searches given up (at SEARCH_NODES
-# or SEARCH_DEPTH: each masks a play out unproven), positions not remembered, plays tried
+# or SEARCH_DEPTH: each masks a play out unproven), positions not remembered, plays tried, searches that asked the
+# opening bound, searches it settled
 NEXT_ID, CALL_START, GAVE_UP, MEMO_FULL, PLAYS_TRIED, BOUNDS, SETTLED = (2 * VISITED + k for k in range(7))
 OWNERS_SIZE = 2 * VISITED + 7
 
@@ -74,16 +75,6 @@ def worker_buffers(work, thread: int):
 
 
 # ---------------------------------------------------------------------------------------- the end of a turn
-@nb.njit(**JIT)
-def can_end_now(r, cfg) -> bool:
-    """Some DISCARD ends the turn legally from here."""
-    p = r.current
-    for card in range(JOKER + 1):
-        if r.hand[p, card] > 0 and discard_check(r, card, True, cfg) == why.LEGAL:
-            return True
-    return False
-
-
 @nb.njit(**JIT)
 def node_status(r, allow_undo: bool, catalogue_bits, cfg) -> int:
     """1: the turn can be finished from here at once; -1: it cannot be finished; 0: search on."""

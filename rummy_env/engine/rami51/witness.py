@@ -19,19 +19,19 @@ from rummy_env.cards import JOKER
 from rummy_env.engine import reasons as why
 from rummy_env.engine.config import CAT_JOKER, CAT_KEY, CAT_KIND, CAT_LO
 from rummy_env.engine.jit import JIT
-from rummy_env.engine.rami51.moves import apply_take, discard_check, take_check
-from rummy_env.engine.rami51.opening import apply_commit, commit_check, out_check
+from rummy_env.actions import A_COMMIT, A_LAY_OFF, A_MELD, A_TAKE
+from rummy_env.engine.rami51.moves import can_end_now, checked_play
+from rummy_env.engine.rami51.opening import out_check
 from rummy_env.engine.rami51.opening_dp import opening_outcome
-from rummy_env.engine.rami51.opening_memo import DONE, NO_OPENING, NONE, OUTCOMES, UNKNOWN, outcome
+from rummy_env.engine.rami51.opening_memo import DONE, NO_OPENING, NONE, OUTCOMES, UNKNOWN, outcome, outcome_fields
 from rummy_env.engine.rami51.placements import (
     JOKER_PENDING, NEW_RUN, NEW_SET, OWN_CARDS, PROFILE_RUN, SHAPE, SHAPE_A, SHAPE_B, SHAPE_C, SHAPE_D, SHAPE_E,
 )
-from rummy_env.engine.rami51.plays import apply_lay_off, apply_meld, lay_off_check, meld_check
 from rummy_env.engine.rami51.table import natural_run_end, run_end_position
 from rummy_env.engine.table import card_at, slot_size
 from rummy_env.melds import KIND_RUN, KIND_SET
 
-NO, MAYBE, YES, COMMITTED = 0, 1, 2, 5
+NO, MAYBE, YES, COMMITTED = 0, 1, 2, 3
 MAX_PLAN = 64
 
 
@@ -60,7 +60,8 @@ def trace(wanted: int, dp_work, plan) -> int:
     stuck, root = counters[1], counters[2]
     best = -1
     for o in range(OUTCOMES):
-        if values[root, o] > NONE and outcome(o // 8 + stuck, (o // 4) % 2, (o // 2) % 2, o % 2) == wanted:
+        left, pure, taken, no_out = outcome_fields(o)
+        if values[root, o] > NONE and outcome(left + stuck, pure, taken, no_out) == wanted:
             if best < 0 or values[root, o] > values[root, best]:
                 best = o
     index, o, n = root, best, 0
@@ -94,67 +95,44 @@ def lay_plan(r, plan, count: int, dp_work, catalogue, cfg) -> int:
             if step != phase:
                 continue
             if shape == PROFILE_RUN:
-                ok = lay_run_profile(r, meta, g, cfg)
+                ok = lay_run_profile(r, meta, g, catalogue, cfg)
             elif shape == NEW_SET:
                 ok = lay_set(r, owns, pend, meta, g, catalogue, cfg)
             elif shape == NEW_RUN:
                 ok = lay_run(r, pend, meta, g, catalogue, cfg)
             else:
-                ok = lay_set_profile(r, meta, g, cfg)
+                ok = lay_set_profile(r, meta, g, catalogue, cfg)
             if not ok:
                 return MAYBE
     if r.hand_n[r.current] == 0:
         return YES if out_check(r, cfg) == why.LEGAL else MAYBE
-    if commit_check(r, cfg) == why.LEGAL:
-        apply_commit(r)
-        return YES if has_discard(r, cfg) else COMMITTED
-    return YES if r.hand_n[r.current] == 1 and has_discard(r, cfg) else MAYBE  # an all-at-once out by the last discard
-
-
-@nb.njit(**JIT)
-def has_discard(r, cfg) -> bool:
-    for card in range(JOKER + 1):
-        if r.hand[r.current, card] > 0 and discard_check(r, card, True, cfg) == why.LEGAL:
-            return True
-    return False
-
-
-@nb.njit(**JIT)
-def lay_off(r, slot: int, code: int, cfg) -> bool:
-    if lay_off_check(r, slot, code, cfg) != why.LEGAL:
-        return False
-    apply_lay_off(r, slot, code, cfg)
-    return True
-
-
-@nb.njit(**JIT)
-def take(r, slot: int, choice: int, cfg) -> bool:
-    if take_check(r, slot, choice, cfg) != why.LEGAL:
-        return False
-    apply_take(r, slot, choice, cfg)
-    return True
+    if checked_play(r, A_COMMIT, -1, -1, catalogue, cfg):
+        return YES if can_end_now(r, cfg) else COMMITTED
+    # an all-at-once out by the last discard
+    return YES if r.hand_n[r.current] == 1 and can_end_now(r, cfg) else MAYBE
 
 
 # ---------------------------------------------------------------------------------------- profiles
 @nb.njit(**JIT)
-def lay_chain(r, slot: int, high: bool, size: int, joker_step: int, cfg) -> bool:
+def lay_chain(r, slot: int, high: bool, size: int, joker_step: int, catalogue, cfg) -> bool:
     """Own cards laid off one after the other beyond one end of run ``slot`` (the joker at ``joker_step``)."""
     for step in range(size):
         if step == joker_step:
-            if not lay_off(r, slot, JOKER + 1 if high else JOKER, cfg):
+            if not checked_play(r, A_LAY_OFF, slot, JOKER + 1 if high else JOKER, catalogue, cfg):
                 return False
             continue
         position = run_end_position(r, slot, high, cfg)
         if position == 0:
             return False
         card = card_at(r.slot_key[slot], position)
-        if natural_run_end(r, slot, card, cfg) != position or not lay_off(r, slot, card, cfg):
+        if natural_run_end(r, slot, card, cfg) != position \
+                or not checked_play(r, A_LAY_OFF, slot, card, catalogue, cfg):
             return False
     return True
 
 
 @nb.njit(**JIT)
-def lay_run_profile(r, meta, g: int, cfg) -> bool:
+def lay_run_profile(r, meta, g: int, catalogue, cfg) -> bool:
     """A run profile in its order (``profiles.ORDERS``): lay-offs at an end that gives nothing, and per end its
     TAKEs followed by its own cards."""
     slot, order, joker = meta[g, SHAPE_A], meta[g, SHAPE_D], meta[g, SHAPE_E]
@@ -168,9 +146,9 @@ def lay_run_profile(r, meta, g: int, cfg) -> bool:
         if part == 0 and order >= 2 or part == 3 and order < 2:
             continue
         if part == 0 or part == 3:
-            if takes_lo == 0 and not lay_chain(r, slot, False, lays_lo, joker_lo, cfg):
+            if takes_lo == 0 and not lay_chain(r, slot, False, lays_lo, joker_lo, catalogue, cfg):
                 return False
-            if takes_hi == 0 and not lay_chain(r, slot, True, lays_hi, joker_hi, cfg):
+            if takes_hi == 0 and not lay_chain(r, slot, True, lays_hi, joker_hi, catalogue, cfg):
                 return False
             continue
         high = (part == 2) == (order % 2 == 0)
@@ -178,15 +156,15 @@ def lay_run_profile(r, meta, g: int, cfg) -> bool:
         if takes == 0:
             continue
         for _ in range(takes):
-            if not take(r, slot, 1 if high else 0, cfg):
+            if not checked_play(r, A_TAKE, slot, 1 if high else 0, catalogue, cfg):
                 return False
-        if not lay_chain(r, slot, high, lays_hi if high else lays_lo, joker_hi if high else joker_lo, cfg):
+        if not lay_chain(r, slot, high, lays_hi if high else lays_lo, joker_hi if high else joker_lo, catalogue, cfg):
             return False
     return True
 
 
 @nb.njit(**JIT)
-def lay_set_profile(r, meta, g: int, cfg) -> bool:
+def lay_set_profile(r, meta, g: int, catalogue, cfg) -> bool:
     """A set profile: its TAKEs and lay-offs, each made as soon as its check allows (a TAKE needs 4 cards), the
     joker last."""
     slot, taken, laid, joker = meta[g, SHAPE_A], meta[g, SHAPE_B], meta[g, SHAPE_C], meta[g, SHAPE_D]
@@ -196,17 +174,18 @@ def lay_set_profile(r, meta, g: int, cfg) -> bool:
             break
         progress = False
         for code in range(5):
-            if taken >> code & 1 and slot_size(r, slot) >= 4 and take(r, slot, code, cfg):
+            if taken >> code & 1 and slot_size(r, slot) >= 4 \
+                    and checked_play(r, A_TAKE, slot, code, catalogue, cfg):
                 taken &= ~(1 << code)
                 progress = True
         for suit in range(4):
             if laid >> suit & 1 and not r.slot_suits[slot] >> suit & 1 and slot_size(r, slot) < 4:
-                if lay_off(r, slot, suit * 13 + rank - 1, cfg):
+                if checked_play(r, A_LAY_OFF, slot, suit * 13 + rank - 1, catalogue, cfg):
                     laid &= ~(1 << suit)
                     progress = True
         if not progress:
             return False
-    return joker == 0 or lay_off(r, slot, JOKER, cfg)
+    return joker == 0 or checked_play(r, A_LAY_OFF, slot, JOKER, catalogue, cfg)
 
 
 # ---------------------------------------------------------------------------------------- new melds
@@ -227,11 +206,8 @@ def meld(r, kind: int, key: int, lo: int, joker_at: int, cards, catalogue, cfg) 
             same = same and matched
         if not same:
             continue
-        if meld_check(r, entry, catalogue, cfg) != why.LEGAL:
-            return -1
         slot = r.slot_n
-        apply_meld(r, entry, catalogue, cfg)
-        return slot
+        return slot if checked_play(r, A_MELD, entry, -1, catalogue, cfg) else -1
     return -1
 
 
@@ -267,7 +243,7 @@ def lay_set(r, owns, pend, meta, g: int, catalogue, cfg) -> bool:
     if slot < 0:
         return False
     for k in range(n_rest):
-        if not lay_off(r, slot, rest[k], cfg):
+        if not checked_play(r, A_LAY_OFF, slot, rest[k], catalogue, cfg):
             return False
     return True
 
@@ -309,10 +285,10 @@ def lay_run(r, pend, meta, g: int, catalogue, cfg) -> bool:
         return False
     for cell in range(base - 1, -1, -1):
         code = JOKER if cell == joker_cell else card_at(suit, start + cell)
-        if not lay_off(r, slot, code, cfg):
+        if not checked_play(r, A_LAY_OFF, slot, code, catalogue, cfg):
             return False
     for cell in range(base + 3, length):
         code = JOKER + 1 if cell == joker_cell else card_at(suit, start + cell)
-        if not lay_off(r, slot, code, cfg):
+        if not checked_play(r, A_LAY_OFF, slot, code, catalogue, cfg):
             return False
     return True
