@@ -92,22 +92,39 @@ def test_R11_5_opening_bound_agrees_with_search(preset, players, seed):
     assert verdicts[NO] + verdicts[YES] > 0, verdicts
 
 
+def _position_verdict(preset, players, name, take, reason):
+    """Load ``tests/positions/NAME``, check that action ``take`` is the TAKE of slot 1's low end and that the mask
+    answers ``reason`` for it, and return the bound's verdict and the search's answer after it."""
+    position = json.loads((POSITIONS / name).read_text())
+    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset(preset, num_players=players), 1)
+    engine.load(0, position)
+    assert engine.action_to_str(take) == "take choice 0 from slot 1"
+    assert engine.legal_reason(0, take) == reason
+    work = worker_buffers(search_buffers(1, engine.state.dtype), 0)
+    one = np.zeros(1, dtype=engine.state.dtype)
+    catalogue, catalogue_bits, _ = engine.tables
+    out = np.zeros((1, 2), dtype=np.int64)
+    _compare(engine.state, np.zeros(1, dtype=np.int64), np.array([take], dtype=np.int64), one, work, catalogue,
+             catalogue_bits, engine.cfgs, 1 << 20, out)
+    return out[0, 0], out[0, 1]
+
+
 def test_R11_1_bound_allows_a_card_taken_back_after_the_commit():
     """A position where the only way out leaves a taken card over at the COMMIT: Lebanese "14", 3 players, the
     player has laid A♦ A♠ JK and 3♠ 4♠ 5♠ 6♠ (48 points) and spent his undo. TAKE the 3♠ back (it stops counting),
     lay off 7♠ (52), COMMIT, then take the 4♠ back and meld 2♠ 3♠ 4♠. Before the COMMIT no picture places the 3♠
     with 51 points (taking the 4♠ back first costs its 4 points), so the bound must not require a taken card to
     be placed by then."""
-    position = json.loads((POSITIONS / "lebanese14_3p_take_back_after_commit.json").read_text())
-    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset("lebanese14", num_players=3), 1)
-    engine.load(0, position)
-    take_three = 2275
-    assert engine.action_to_str(take_three) == "take choice 0 from slot 1"
-    assert engine.legal_reason(0, take_three) == why.LEGAL
-    work = worker_buffers(search_buffers(1, engine.state.dtype), 0)
-    one = np.zeros(1, dtype=engine.state.dtype)
-    catalogue, catalogue_bits, _ = engine.tables
-    out = np.zeros((1, 2), dtype=np.int64)
-    _compare(engine.state, np.zeros(1, dtype=np.int64), np.array([take_three], dtype=np.int64), one, work, catalogue,
-             catalogue_bits, engine.cfgs, 1 << 20, out)
-    assert out[0, 1] == FINISHED and out[0, 0] != NO
+    verdict, found = _position_verdict("lebanese14", 3, "lebanese14_3p_take_back_after_commit.json", 2275, why.LEGAL)
+    assert found == FINISHED and verdict != NO
+
+
+def test_R13_card_left_at_the_commit_needs_an_own_card_kept():
+    """rami51, 2 players: the player to act has not opened, has spent his undo and holds 2♣ 2♣ 3♣ 3♣ 2♦ 4♦ 5♦ 6♦
+    10♦ 2♥ 7♥ 2♠ 5♠ JK. TAKE the 6♠ from 6♠ 7♠ 8♠ JK: the 6♠ can then only go into a MELD with his joker and
+    the 5♠ or the 6♦ (the 7♠ can no longer be taken), before or after a COMMIT, and without the joker no opening
+    reaches 51. The plain DP leaves the 6♠ over at a COMMIT (COMMITTED, and the search had to refute every
+    such COMMIT); the DP with the melds after a COMMIT keeps an own card for it and proves NO."""
+    verdict, found = _position_verdict("rami51", 2, "rami51_2p_take_needs_joker_after_commit.json", 2275,
+                                       why.DEAD_END)
+    assert found == DEAD and verdict == NO

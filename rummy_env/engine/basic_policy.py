@@ -12,7 +12,6 @@ the lowest action id, as ``argmax``/``argmin`` break them.
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK
 from rummy_env.engine.basic import DRIVERS, mask_row, slot_fit, worker_buffers

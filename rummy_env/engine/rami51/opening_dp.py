@@ -10,16 +10,17 @@ taken card laid) or go out all at once (R16). Whatever plays he makes, the table
 * the own cards left in his hand.
 
 ``opening_outcomes`` maximises the R10 points of such a picture for each outcome: own cards left (0, 1, 2+), a
-pure run laid, the taken card laid, and whether an all-at-once out is barred (a pending card left unplaced, which
-only a COMMIT can leave to later plays; a turn-start meld touched under ``all_at_once_may_use_table = false``).
-It decides the items one at a time, lowest first, with a memo over the items left and the pending cards held:
-each own card, rank by rank, is kept or is the lowest own card of a new meld; each meld on the table is left
-alone or gets a profile, decided before any own card its profiles lay and any new meld that may place a card
-it gives. A pending card no meld still to decide can place is left over, which bars an out (a COMMIT may leave
-it: after the COMMIT it can still join cards taken back from melds laid this turn, which count at the COMMIT but
-would not before it; ``tests/test_opening_bound.py`` keeps such a position). The pictures it allows include
-every reachable one (it ignores the order of plays, burnt cards and the hand's size along the way), so
-``NO_OPENING`` is a proof; a "yes" is only a plan for ``witness`` to try.
+pure run laid, the taken card laid, and whether an all-at-once out is barred (a pending card left for plays
+after a COMMIT; a turn-start meld touched under ``all_at_once_may_use_table = false``). It decides the items one
+at a time, lowest first, with a memo over the items left and the pending cards held: each own card, rank by
+rank, is kept or is the lowest own card of a new meld; each meld on the table is left alone or gets a profile,
+decided before any own card its profiles lay and any new meld that may place a card it gives. A pending card no
+meld still to decide can place is left over for after the COMMIT. With ``post`` it must then go into a meld made
+after the COMMIT (``placements.post_placements``: an own card kept at the COMMIT, no points; its third card may
+be one taken back from a meld laid this turn, which counted at the COMMIT, as in a position that
+``tests/test_opening_bound.py`` keeps); that DP has more states, so ``witness`` asks it only when the plain one
+leaves a card over. The pictures it allows include every reachable one (it ignores the order of plays, burnt
+cards and the hand's size along the way), so ``NO_OPENING`` is a proof; a "yes" is only a plan for ``witness``.
 """
 
 from __future__ import annotations
@@ -28,20 +29,18 @@ import numba as nb
 import numpy as np
 
 from rummy_env.cards import JOKER
-from rummy_env.engine.config import FINAL_OPTIONAL, FINAL_REQUIRED
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.rami51.candidates import hand_bits
-from rummy_env.engine.rami51.opening import pure_run_laid, threshold
 from rummy_env.engine.rami51.opening_memo import (
     DONE, KEEP, LEFT_OVER, MARKER, MAX_BITS, MAX_TYPES, MEMO, NO_OPENING, NONE, OUTCOMES, UNKNOWN, add_held, held,
     lookup, lowest_item, merge, outcome, outcome_fields,
 )
 from rummy_env.engine.rami51.placements import (
-    MAX_GROUPS, MAX_ITEMS, MAX_MADE, OWN_CARDS, POINTS, PURE_RUN, STAGE, TAKEN, TOUCHED, placement_buffers,
-    run_placements, set_placements,
+    MAX_GROUPS, MAX_ITEMS, MAX_MADE, OWN_CARDS, POINTS, POST_MELD, PURE_RUN, SHAPE, STAGE, TAKEN, TOUCHED,
+    placement_buffers, post_placements, run_placements, set_placements,
 )
 from rummy_env.engine.rami51.profiles import slot_profiles
-from rummy_env.engine.rami51.prune import ace_slack, new_meld_reachable, takeable_bits
+from rummy_env.engine.rami51.prune import new_meld_reachable, takeable_bits, turn_meld_bits
 from rummy_env.engine.rami51.turn import own
 from rummy_env.engine.table import card_bit
 
@@ -71,11 +70,14 @@ def order_card(order: int) -> int:
 
 @nb.njit(**JIT)
 def retire(mask: np.uint64, words, ctx) -> np.uint64:
-    """Pending types no row still to decide can place are forgotten; a card of one still held bars an out."""
-    item_start, item_end, stage_bit, type_index, last_use, n_types = ctx
+    """Pending types no row still to decide can place are forgotten; a card of one still held is left over,
+    which bars an out, or (``post``: the rows after a COMMIT are in the table) ends the picture: returns 0."""
+    item_start, item_end, stage_bit, type_index, last_use, n_types, post = ctx
     lowest = lowest_item(mask)
     for t in range(n_types):
         if last_use[t] < lowest and held(words, t) > 0:
+            if post:
+                return np.uint64(0)
             mask |= LEFT_OVER
             add_held(words, t, -held(words, t))
     return mask
@@ -85,7 +87,7 @@ def retire(mask: np.uint64, words, ctx) -> np.uint64:
 def apply_row(g: int, mask: np.uint64, words, owns, pend, made, meta, ctx) -> np.uint64:
     """The state after row ``g``: its own items (the lowest copies left) and its meld's item taken, the
     pending cards it places (held before) and takes counted in ``words``; 0 when it does not fit."""
-    item_start, item_end, stage_bit, type_index, last_use, n_types = ctx
+    item_start, item_end, stage_bit, type_index, last_use, n_types, post = ctx
     rest = mask
     for k in range(meta[g, OWN_CARDS]):
         card = owns[g, k]
@@ -186,8 +188,9 @@ def solve(root_mask: np.uint64, root_words, work, ctx, by_low, by_low_start, ite
             if choice == KEEP:
                 merge(values, choices, nexts, index, child, 0, 1 if item_key[lowest] <= JOKER else 0, 0, 0, 0, KEEP)
             else:
+                no_out = meta[choice, SHAPE] == POST_MELD or meta[choice, TOUCHED] & no_out_touch
                 merge(values, choices, nexts, index, child, meta[choice, POINTS], 0, meta[choice, PURE_RUN],
-                      meta[choice, TAKEN], meta[choice, TOUCHED] & no_out_touch, choice)
+                      meta[choice, TAKEN], no_out, choice)
             frame_k[f] += 1
         if not pushed:
             sp -= 1
@@ -195,10 +198,11 @@ def solve(root_mask: np.uint64, root_words, work, ctx, by_low, by_low_start, ite
 
 
 @nb.njit(**JIT)
-def opening_outcomes(r, work, catalogue_bits, cfg, out) -> int:
+def opening_outcomes(r, work, catalogue_bits, cfg, out, post: bool) -> int:
     """``out[outcome]``: the most R10 points the plays still to come can add, for each outcome (``NONE`` where
-    none). Returns the root's memo index (for ``witness``), or ``UNKNOWN`` when the rows, the items or the memo
-    do not fit the buffers."""
+    none), with the melds after a COMMIT if ``post``. Returns the root's memo index (for ``witness``),
+    ``NO_OPENING`` when a pending card has no meld at all, or ``UNKNOWN`` when the rows, the items or the memo do
+    not fit the buffers."""
     owns, pend, made, meta, keys, values, choices, nexts, stamps, items, counters = work
     table = (owns, pend, made, meta)
     p = r.current
@@ -232,6 +236,11 @@ def opening_outcomes(r, work, catalogue_bits, cfg, out) -> int:
         supply[made_type[k]] = min(supply[made_type[k]] + 1, 2)
     n = set_placements(avail, supply, table, n, taken_type, cfg)
     n = run_placements(avail, supply, table, n, taken_type, cfg)
+    if post:  # the third card of a meld after the COMMIT: in hand (kept, or laid and taken back), or a TAKE's
+        spare = hand_bits(r, p) | takeable | turn_meld_bits(r, cfg)
+        if not cfg.can_take_joker_from_meld:
+            spare &= ~card_bit(JOKER)
+        n = post_placements(avail, supply, spare, table, n, catalogue_bits, cfg)
     if n >= MAX_GROUPS:
         return UNKNOWN
     # own cards no row holds stay in the hand whatever happens: counted aside, not searched
@@ -328,7 +337,7 @@ def opening_outcomes(r, work, catalogue_bits, cfg, out) -> int:
         if row_key[g] >= 0:
             by_low[fill[row_key[g]]] = g
             fill[row_key[g]] += 1
-    ctx = (item_start, item_end, stage_bit, type_index, last_use, n_types)
+    ctx = (item_start, item_end, stage_bit, type_index, last_use, n_types, post)
     mask = MARKER
     for b in range(n_items):
         mask |= np.uint64(1) << np.uint64(b)
@@ -337,12 +346,14 @@ def opening_outcomes(r, work, catalogue_bits, cfg, out) -> int:
         for _ in range(pending[card]):
             add_held(words, type_index[card], 1)
     mask = retire(mask, words, ctx)
+    out[:] = NONE
+    if mask == 0:
+        return NO_OPENING  # a pending card no meld can place
     counters[0] += 1
     counters[3] = 0
     root = solve(mask, words, work, ctx, by_low, by_low_start, item_key, 0 if cfg.all_at_once_may_use_table else 1)
     if root < 0:
         return UNKNOWN
-    out[:] = NONE
     for o in range(OUTCOMES):
         if values[root, o] > NONE:
             left, pure, taken, no_out = outcome_fields(o)
@@ -351,43 +362,3 @@ def opening_outcomes(r, work, catalogue_bits, cfg, out) -> int:
     counters[1] = stuck
     counters[2] = root
     return root
-
-
-@nb.njit(**JIT)
-def out_left_ok(left: int, cfg) -> bool:
-    """Own cards an all-at-once out may leave before its end: one to discard (R15 "required"), none or one
-    ("optional"), none ("forbidden")."""
-    if cfg.final_discard == FINAL_REQUIRED:
-        return left == 1
-    if cfg.final_discard == FINAL_OPTIONAL:
-        return left <= 1
-    return left == 0
-
-
-@nb.njit(**JIT)
-def opening_outcome(r, work, catalogue_bits, cfg) -> int:
-    """An outcome of ``opening_outcomes`` that a COMMIT (R11.5) or an all-at-once out (R16) accepts, a commit
-    preferred; ``NO_OPENING`` if there is none (a proof), ``UNKNOWN`` when the DP cannot decide."""
-    outcomes = np.empty(OUTCOMES, dtype=np.int16)
-    if opening_outcomes(r, work, catalogue_bits, cfg, outcomes) == UNKNOWN:
-        return UNKNOWN
-    base = r.turn_points + ace_slack(r, cfg)
-    need = threshold(r, cfg)
-    pure_done = pure_run_laid(r, cfg)
-    taken_done = r.taken < 0 or r.taken_laid
-    out_barred = r.touched_table and not cfg.all_at_once_may_use_table
-    found = NO_OPENING
-    for o in range(OUTCOMES):
-        points = outcomes[o]
-        left, pure, taken, no_out = outcome_fields(o)
-        if points == NONE or not (taken or taken_done):
-            continue
-        has_pure = pure or pure_done
-        enough = base + points >= need
-        if enough and (has_pure or not cfg.opening_requires_pure_run):
-            return o
-        if not no_out and not out_barred and out_left_ok(left, cfg) \
-                and (has_pure or not (cfg.opening_requires_pure_run and cfg.all_at_once_requires_pure_run)) \
-                and (enough or not cfg.all_at_once_requires_opening_criteria):
-            found = o
-    return found

@@ -1,10 +1,11 @@
-"""New melds of an opening plan (R8, R9, R13, R20, AR4, AR8, AR10), as rows of the placement table that
+"""New melds of an opening plan (R8, R9, R11.5, R13, R20, AR4, AR8, AR10), as rows of the placement table that
 ``opening_dp`` packs (the rows of ``profiles`` share the table).
 
 A row lists the own cards it uses (by type, sorted), the pending cards it places (cards taken from melds, R13:
 only in the meld's 3-card MELD, beside an own card; at most two) and the pending cards it makes (profiles only),
 with its R10 points, flags and a shape that ``witness`` lays. New melds hold at most one joker; burnt cards
 (R21.2) and the order of plays are not checked here (``witness`` lays a plan with the engine's own checks).
+``post_placements`` adds the melds that place a pending card after the COMMIT: they count no points.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 from rummy_env.cards import JOKER
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.rami51.opening import joker_points, natural_points
-from rummy_env.engine.table import card_at
+from rummy_env.engine.table import card_at, card_bit
 
 MAX_GROUPS = 4096
 MAX_OWN = 15        # own cards one placement uses
@@ -25,7 +26,7 @@ MAX_ITEMS = 62      # pending cards, own cards and the cards profiles may take: 
 POINTS, PURE_RUN, TAKEN, OWN_CARDS, SHAPE, SHAPE_A, SHAPE_B, SHAPE_C, SHAPE_D, SHAPE_E, TOUCHED, STAGE = range(12)
 META_COLUMNS = 12
 # shapes
-NEW_SET, NEW_RUN, PROFILE_RUN, PROFILE_SET = range(4)
+NEW_SET, NEW_RUN, PROFILE_RUN, PROFILE_SET, POST_MELD = range(5)
 JOKER_OWN, JOKER_PENDING = 1, 2
 
 
@@ -251,3 +252,56 @@ def own_base(state, length: int) -> bool:
         if inside_own and not outside_pending:
             return True
     return False
+
+
+@nb.njit(**JIT)
+def post_placements(avail, pend, spare: np.uint64, table, n: int, catalogue_bits, cfg) -> int:
+    """The 3-card MELDs that may place a pending card after the COMMIT (R11.5, R13): the pending card, an own card
+    kept at the COMMIT (the only own cards then in hand: a card taken back is pending, and a freed joker needs two
+    own cards beside it, R14) and a third card: pending too (one row places both), or one of ``spare``, not
+    counted off (an own natural may be taken back by then), or else another own card kept. No points: the opening
+    was judged at the COMMIT; such a row bars an all-at-once out (it stands for plays after a COMMIT)."""
+    types = np.empty(2, dtype=np.int64)
+    pending = np.empty(2, dtype=np.int64)
+    cards = np.empty(3, dtype=np.int64)
+    pend_bits = np.uint64(0)
+    for card in range(JOKER + 1):
+        if pend[card] > 0:
+            pend_bits |= card_bit(card)
+    start = n
+    for entry in range(cfg.num_melds):
+        bits = catalogue_bits[entry]
+        if bits & pend_bits == 0:
+            continue
+        m = 0
+        for card in range(JOKER + 1):
+            if bits & card_bit(card):
+                cards[m] = card
+                m += 1
+        for i in range(3):       # the pending card
+            for j in range(3):   # the own card
+                if i == j or pend[cards[i]] == 0 or avail[cards[j]] == 0:
+                    continue
+                third = cards[3 - i - j]
+                types[0], types[1], pending[0], pending[1] = cards[j], third, cards[i], third
+                if pend[third] > 0 and cards[i] < third:
+                    n = add_post(table, n, start, types, 1, pending, 2)
+                if spare & card_bit(third):
+                    n = add_post(table, n, start, types, 1, pending, 1)
+                elif avail[third] > 0 and cards[j] < third:
+                    n = add_post(table, n, start, types, 2, pending, 1)
+                if n >= MAX_GROUPS:
+                    return n
+    return n
+
+
+@nb.njit(**JIT)
+def add_post(table, n: int, start: int, types, n_own: int, pending, n_pend: int) -> int:
+    """Append a post-COMMIT row unless rows ``start..n`` hold it already."""
+    owns, pend, meta = table[0], table[1], table[3]
+    for g in range(start, n):
+        if meta[g, OWN_CARDS] == n_own and owns[g, 0] == min(types[0], types[n_own - 1]) \
+                and owns[g, n_own - 1] == max(types[0], types[n_own - 1]) and pend[g, 0] == pending[0] \
+                and (pend[g, 1] == pending[1] if n_pend == 2 else pend[g, 1] < 0):
+            return n
+    return add_group(table, n, types, n_own, pending, n_pend, 0, False, -1, POST_MELD, 0, 0, 0, 0, 0)

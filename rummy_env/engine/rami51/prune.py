@@ -108,6 +108,24 @@ def takeable_bits(r, cfg) -> np.uint64:
 
 
 @nb.njit(**JIT)
+def turn_meld_bits(r, cfg) -> np.uint64:
+    """The cards of the melds laid this turn: after a COMMIT any of them may be taken back (relaxes
+    ``take_check`` further than ``takeable_bits``, R13)."""
+    bits = np.uint64(0)
+    for slot in range(r.start_slots, r.slot_n):
+        if r.slot_jokers[slot] > 0 and cfg.can_take_joker_from_meld:
+            bits |= card_bit(JOKER)
+        if r.slot_kind[slot] == KIND_SET:
+            for suit in range(4):
+                if r.slot_suits[slot] >> suit & 1:
+                    bits |= card_bit(suit * 13 + r.slot_key[slot] - 1)
+        else:
+            for position in range(r.slot_lo[slot], r.slot_hi[slot] + 1):
+                bits |= card_bit(card_at(r.slot_key[slot], position))
+    return bits
+
+
+@nb.njit(**JIT)
 def placeable_bits(r, reachable: np.uint64, catalogue_bits, cfg) -> np.uint64:
     """Cards that could still reach the table this turn by some play (relaxes ``meld_check``, ``lay_off_check``
     and ``swap_check``: counts and order ignored): members of a catalogue meld whose cards are all

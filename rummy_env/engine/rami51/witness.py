@@ -3,11 +3,12 @@ reachable, or its plan, laid with the engine's own checked plays, shows one that
 
 ``opening_verdict`` answers NO (no COMMIT and no all-at-once out is reachable, a proof), YES (the plan, laid play
 by play through the local checks of ``plays``/``moves``, ends in a legal COMMIT and discard, or a legal out),
-COMMITTED (the plan lays up to a legal COMMIT, but a card taken from a meld is still to place: the search goes on
-from there) or MAYBE (the DP could not decide, or its plan did not lay as it is: the search decides). A plan is
-laid in this order: the profiles of table melds (TAKEs and lay-offs, ``ORDERS``), then new melds (pending cards
-and a pending joker in the 3-card MELD, own cards laid off after; runs with a joker last), then a COMMIT if it is
-legal, then the end of the turn.
+COMMITTED (the plan lays up to a legal COMMIT, but a card taken from a meld is still to place: the search goes
+on from there, unless the DP with the melds after a COMMIT, ``post``, proves NO) or MAYBE (the DP could not
+decide, or its plan did not lay as it is: the search decides). ``opening_outcome`` picks the DP's outcome that a
+COMMIT or an all-at-once out accepts. A plan is laid in this order: the profiles of table melds (TAKEs and
+lay-offs, ``ORDERS``), then new melds (pending cards and a pending joker in the 3-card MELD, own cards laid off
+after; runs with a joker last), then a COMMIT if it is legal, then the end of the turn.
 """
 
 from __future__ import annotations
@@ -17,16 +18,18 @@ import numpy as np
 
 from rummy_env.cards import JOKER
 from rummy_env.engine import reasons as why
-from rummy_env.engine.config import CAT_JOKER, CAT_KEY, CAT_KIND, CAT_LO
+from rummy_env.engine.config import CAT_JOKER, CAT_KEY, CAT_KIND, CAT_LO, FINAL_OPTIONAL, FINAL_REQUIRED
 from rummy_env.engine.jit import JIT
 from rummy_env.actions import A_COMMIT, A_LAY_OFF, A_MELD, A_TAKE
 from rummy_env.engine.rami51.moves import can_end_now, checked_play
-from rummy_env.engine.rami51.opening import out_check
-from rummy_env.engine.rami51.opening_dp import opening_outcome
+from rummy_env.engine.rami51.opening import out_check, pure_run_laid, threshold
+from rummy_env.engine.rami51.opening_dp import opening_outcomes
 from rummy_env.engine.rami51.opening_memo import DONE, NO_OPENING, NONE, OUTCOMES, UNKNOWN, outcome, outcome_fields
 from rummy_env.engine.rami51.placements import (
-    JOKER_PENDING, NEW_RUN, NEW_SET, OWN_CARDS, PROFILE_RUN, SHAPE, SHAPE_A, SHAPE_B, SHAPE_C, SHAPE_D, SHAPE_E,
+    JOKER_PENDING, NEW_RUN, NEW_SET, OWN_CARDS, POST_MELD, PROFILE_RUN, SHAPE, SHAPE_A, SHAPE_B, SHAPE_C, SHAPE_D,
+    SHAPE_E,
 )
+from rummy_env.engine.rami51.prune import ace_slack
 from rummy_env.engine.rami51.table import natural_run_end, run_end_position
 from rummy_env.engine.table import card_at, slot_size
 from rummy_env.melds import KIND_RUN, KIND_SET
@@ -49,7 +52,53 @@ def opening_verdict(r, scratch, dp_work, catalogue, catalogue_bits, cfg) -> int:
     if count < 0:
         return MAYBE
     scratch[0] = r
-    return lay_plan(scratch[0], plan, count, dp_work, catalogue, cfg)
+    verdict = lay_plan(scratch[0], plan, count, dp_work, catalogue, cfg)
+    if verdict == COMMITTED and opening_outcome(r, dp_work, catalogue_bits, cfg, True) == NO_OPENING:
+        return NO  # no card left over at the COMMIT can be placed after it
+    return verdict
+
+
+@nb.njit(**JIT)
+def out_left_ok(left: int, cfg) -> bool:
+    """Own cards an all-at-once out may leave before its end: one to discard (R15 "required"), none or one
+    ("optional"), none ("forbidden")."""
+    if cfg.final_discard == FINAL_REQUIRED:
+        return left == 1
+    if cfg.final_discard == FINAL_OPTIONAL:
+        return left <= 1
+    return left == 0
+
+
+@nb.njit(**JIT)
+def opening_outcome(r, work, catalogue_bits, cfg, post: bool = False) -> int:
+    """An outcome of ``opening_outcomes`` (with the melds after a COMMIT if ``post``) that a COMMIT (R11.5, a card
+    kept to discard under R15 "required") or an all-at-once out (R16) accepts, a commit preferred; ``NO_OPENING``
+    if there is none (a proof), ``UNKNOWN`` when the DP cannot decide."""
+    outcomes = np.empty(OUTCOMES, dtype=np.int16)
+    code = opening_outcomes(r, work, catalogue_bits, cfg, outcomes, post)
+    if code == UNKNOWN or code == NO_OPENING:
+        return code
+    base = r.turn_points + ace_slack(r, cfg)
+    need = threshold(r, cfg)
+    pure_done = pure_run_laid(r, cfg)
+    taken_done = r.taken < 0 or r.taken_laid
+    out_barred = r.touched_table and not cfg.all_at_once_may_use_table
+    found = NO_OPENING
+    for o in range(OUTCOMES):
+        points = outcomes[o]
+        left, pure, taken, no_out = outcome_fields(o)
+        if points == NONE or not (taken or taken_done):
+            continue
+        has_pure = pure or pure_done
+        enough = base + points >= need
+        if enough and (has_pure or not cfg.opening_requires_pure_run) \
+                and (left > 0 or cfg.final_discard != FINAL_REQUIRED):  # a card to discard at the end (R15)
+            return o
+        if not no_out and not out_barred and out_left_ok(left, cfg) \
+                and (has_pure or not (cfg.opening_requires_pure_run and cfg.all_at_once_requires_pure_run)) \
+                and (enough or not cfg.all_at_once_requires_opening_criteria):
+            found = o
+    return found
 
 
 @nb.njit(**JIT)
@@ -89,6 +138,8 @@ def lay_plan(r, plan, count: int, dp_work, catalogue, cfg) -> int:
         for k in range(count):
             g = plan[k]
             shape = meta[g, SHAPE]
+            if shape == POST_MELD:
+                continue  # after the COMMIT: left to the search
             step = 0 if shape != NEW_SET and shape != NEW_RUN else 1
             if shape == NEW_RUN and meta[g, SHAPE_D] >= 0:
                 step = 2
