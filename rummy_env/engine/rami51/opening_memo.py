@@ -13,7 +13,8 @@ import numpy as np
 
 from rummy_env.engine.jit import JIT
 
-MEMO = 1 << 15            # DP states remembered per call
+MEMO_BITS = 15
+MEMO = 1 << MEMO_BITS     # DP states remembered per call
 OUTCOMES = 24             # ((left * 2 + pure) * 2 + taken) * 2 + no_out
 NONE = -30000
 UNKNOWN, NO_OPENING = -1, -2
@@ -77,7 +78,7 @@ def lookup(keys, stamps, counters, mask: np.uint64, w0: np.uint64, w1: np.uint64
     wrap = np.int64(MEMO - 1)
     h = (mask * np.uint64(0x9E3779B97F4A7C15)) ^ (w0 * np.uint64(0xC2B2AE3D27D4EB4F)) \
         ^ (w1 * np.uint64(0x165667B19E3779F9))
-    index = np.int64(h >> np.uint64(49)) & wrap
+    index = np.int64(h >> np.uint64(64 - MEMO_BITS))  # the hash's top bits
     while True:
         if stamps[index] != stamp:
             if counters[3] >= MEMO * 3 // 4:
