@@ -49,3 +49,29 @@ def test_every_chunk_size_plays_like_one_thread(ruleset, chunk_size):
         a, b = serial.step(actions), threaded.step(actions)
         np.testing.assert_array_equal(a.rewards, b.rewards)
         assert serial.state.tobytes() == threaded.state.tobytes()
+
+
+def test_scratch_is_held_for_the_threads_that_run():
+    """One thread's share of the kernels' scratch when serial (rami51's search and opening bound take about 16 MB
+    a share); switching ``parallel`` on makes one per numba thread, and the games play on the same."""
+    import numba
+
+    rules = RummyRules.preset("rami51", num_players=3)
+    engine, serial = RummyEngine(rules, 40), RummyEngine(rules, 40)
+    one_share = sum(buffer.nbytes for buffer in engine._work)
+    assert 10 << 20 < one_share < 20 << 20
+    engine.parallel = True
+    assert sum(buffer.nbytes for buffer in engine._work) == numba.config.NUMBA_NUM_THREADS * one_share
+    with pytest.raises(ValueError, match="parallel"):
+        engine.parallel = "yes"
+    rng = np.random.default_rng(2)
+    actions = np.zeros(40, dtype=np.int64)
+    for one in (engine, serial):
+        one.reset(seed=9)
+    for _ in range(30):
+        mask = serial.legal_action_mask()
+        np.testing.assert_array_equal(mask, engine.legal_action_mask())
+        pick_legal(mask, rng.random(40), actions)
+        serial.step(actions)
+        engine.step(actions)
+    assert serial.state.tobytes() == engine.state.tobytes()

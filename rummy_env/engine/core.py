@@ -71,13 +71,14 @@ class RummyEngine:
         self.observation_layout = ObservationLayout(rules)
         self.cfgs, values, catalogue, catalogue_bits = kernel_config(rules, self.layout)
         self.tables = (catalogue, catalogue_bits, values)
-        self.parallel = checked_parallel(parallel)  # one thread unless asked (engine/threads.py)
+        self._parallel = checked_parallel(parallel)  # one thread unless asked (engine/threads.py)
         self.chunk_size = checked_chunk_size(chunk_size)  # rows per hand-out in the parallel kernels (threads.py)
         self.state = np.zeros(batch_size, dtype=state_dtype(rules))
         self.undo_copies = np.zeros(batch_size, dtype=self.state.dtype)  # where an UNDO returns (R24)
         self._family = importlib.import_module(FAMILIES[rules.ruleset])
         self.drivers = self._family.DRIVERS
-        self._work = self._family.work_buffers(numba.config.NUMBA_NUM_THREADS, self.state.dtype)
+        self._work_threads = 0
+        self._scratch()  # the kernels' scratch (self._work): one share per thread that can run
         self._mask_is_current = False  # set by legal_action_mask, cleared by anything that moves a game
         self._mask = np.zeros((batch_size, self.layout.num_actions), dtype=np.int8)
         self._checked_mask = np.zeros_like(self._mask)
@@ -169,9 +170,27 @@ class RummyEngine:
         self.drivers.next_hand_rows(self.state, selected, self._work, self.tables, self.cfgs)
 
     # ------------------------------------------------------------------ the three hot calls
+    @property
+    def parallel(self) -> bool:
+        """Whether the batch kernels run on numba's threads (``rummy_env/engine/threads.py``); may be switched."""
+        return self._parallel
+
+    @parallel.setter
+    def parallel(self, value: bool) -> None:
+        self._parallel = checked_parallel(value)
+        self._scratch()
+
+    def _scratch(self) -> None:
+        """Make the family's scratch buffers (``_work``) for the threads the engine may run: one share when serial,
+        one per numba thread when ``parallel`` (search counters start again when they grow)."""
+        threads = numba.config.NUMBA_NUM_THREADS if self._parallel else 1
+        if threads > self._work_threads:
+            self._work_threads = threads
+            self._work = self._family.work_buffers(threads, self.state.dtype)
+
     def _run(self, serial, parallel, *args) -> None:
         """A batch kernel under the engine's thread setting (``rummy_env/engine/threads.py``)."""
-        if self.parallel:
+        if self._parallel:
             with numba.parallel_chunksize(self.chunk_size):
                 parallel(*args)
         else:
