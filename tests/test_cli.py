@@ -207,3 +207,19 @@ def test_arena_and_train_through_the_command(tmp_path, capsys):
                       .replace("hidden_size = 128", "hidden_size = 8").replace("num_minibatches = 4", "num_minibatches = 1"))
     assert cli.main(["train", "--config", str(config), "--out", str(tmp_path / "run")]) == 0
     assert (tmp_path / "run" / "policy.pt").is_file()
+
+
+def test_arena_takes_rules_knobs(tmp_path, capsys):
+    pytest.importorskip("openskill")
+    from rummy_env.records import GameRecord
+
+    out = tmp_path / "arena"
+    assert cli.main(["arena", "--rules", "basic", "--set", "hand_size=10", "--set", "ace_high_or_low=true",
+                     "--agents", "greedy", "random", "--games", "2", "--out", str(out), "--records"]) == 0
+    record = GameRecord.load(next((out / "records").rglob("game_*.json")))
+    assert record.rules["hand_size"] == 10 and record.rules["ace_high_or_low"] is True
+    assert cli.main(["arena", "--set", "no_such_knob=1", "--agents", "greedy", "random", "--games", "2",
+                     "--out", str(tmp_path / "bad")]) == 2
+    assert "no_such_knob" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["arena", "league", "--set", "hand_size=10"])

@@ -12,6 +12,7 @@ processor seconds each agent spends per decision (one thread). ``--duplicate`` p
 
     rummy arena --rules basic --players 2 --agents heuristic random --games 2000 --seed 0 --out results/basic_2p
     rummy arena --agents heuristic heuristic --games 500           # an agent against itself
+    rummy arena --rules rami51 --set opening_threshold=71 --agents heuristic random --games 200  # a knob changed
     rummy arena --agents ppo:runs/a/policy.pt ppo:runs/b/policy.pt heuristic --records results/records
     rummy arena --agents heuristic --checkpoints-dir runs/basic_2p --out results/curve
     rummy arena --agents pimc:worlds=256,belief=model heuristic --games 2000 --duplicate --seed 1
@@ -37,6 +38,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from rummy_env.agents.registry import agent_name, make_agent
+from rummy_env.cli import build_rules, parse_knob
 from rummy_env.rules import RummyRules, make_rules
 from rummy_env.training import plots
 from rummy_env.training.arena import (MAX_ROWS, MatchResult, game_seeds, match_result, play_league, play_match,  # noqa: F401
@@ -262,6 +264,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rules", default="basic", help="preset name or a rules TOML file")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--episode", choices=("hand", "game"), default="hand", help="what one game of the arena is")
+    parser.add_argument("--set", dest="knob", action="append", type=parse_knob, metavar="KNOB=VALUE",
+                        help="match mode: a rules knob, e.g. --set ace_high_or_low=true (repeatable)")
     parser.add_argument("--agents", nargs="+", default=["heuristic", "random"],
                         help="two or more agent specs (agents/registry.py); the same spec twice plays itself")
     parser.add_argument("--games", type=int, default=2000, help="games per pairing (at least 1)")
@@ -289,6 +293,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.mode == "match" and not args.checkpoints_dir and len(args.agents) < 2:
         parser.error(f"the arena needs two or more agents (--agents A B ...), got only {args.agents[0]!r}; to play an "
                      f"agent against itself, name it twice: --agents {args.agents[0]} {args.agents[0]}")
+    if args.mode == "league" and args.knob:
+        parser.error("league mode plays the README's presets as they are; --set applies to match mode only")
     if args.checkpoints_dir and not args.checkpoints_dir.is_dir():
         parser.error(f"--checkpoints-dir {args.checkpoints_dir} is not a folder")
     if args.torch_threads:
@@ -301,10 +307,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         league_readme(out, args.games, args.seed, args.checkpoints, args.readme, progress=progress,
                       duplicate=not args.no_duplicate, search=not args.no_search)
         return
-    if args.rules.endswith(".toml"):
-        rules = RummyRules.from_toml(args.rules, num_players=args.players, episode=args.episode)
-    else:
-        rules = make_rules(args.rules, args.players, episode=args.episode)
+    rules = build_rules(args.rules, args.players, args.episode, args.knob or [])
     if args.log:
         path = plots.learning_curve(args.log, args.log_tag, out / "learning_curve.png")
         print(f"wrote {path}")

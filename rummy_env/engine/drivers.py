@@ -14,7 +14,7 @@ A family's row functions (all compiled):
 
 ``tabs`` is ``(catalogue, catalogue_bits, values)`` and ``cfgs`` a one-element array holding the config record
 (``rummy_env.engine.config``; a record passed by value does not reach numba's parallel loops). Numba caches these
-closures on disk like any kernel. The parallel loops hand rows to threads in chunks
+closures on disk like any kernel once their kernels have fixed identities (``jit.fix_identities``). The parallel loops hand rows to threads in chunks
 (``numba.set_parallel_chunksize``, chosen by ``RummyEngine``), each thread using its own buffers.
 """
 
@@ -26,7 +26,7 @@ from rummy_env.actions import A_UNDO
 from rummy_env.engine.common import add_end_rewards, decode, end_game_illegal, over, row_done, won_episode
 from rummy_env.engine.history import note_action, note_hand_change, noted_from_action
 from rummy_env.engine.config import EPISODE_GAME
-from rummy_env.engine.jit import JIT
+from rummy_env.engine.jit import JIT, fix_identities
 from rummy_env.engine.state import PHASE_HAND_OVER
 
 
@@ -163,8 +163,10 @@ def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row,
         cfg = cfgs[0]
         return legal_reason(state[row], action, worker_buffers(work, 0), tabs, cfg)
 
-    return Drivers(new_game_rows, next_hand_rows, mask_rows, mask_rows_parallel, step_rows, step_rows_parallel,
-                   check_actions, reason_of, play)
+    kernels = (new_game_rows, next_hand_rows, mask_rows, mask_rows_parallel, step_rows, step_rows_parallel,
+               check_actions, reason_of, play)
+    fix_identities(new_game_row.py_func.__module__, *kernels)
+    return Drivers(*kernels)
 
 
 @nb.njit(**JIT)

@@ -21,7 +21,7 @@ import numba as nb
 import numpy as np
 
 from rummy_env.engine.common import over, seeded_state
-from rummy_env.engine.jit import JIT
+from rummy_env.engine.jit import JIT, fix_identities
 from rummy_env.engine.rollout import hand_won
 
 # tree columns (int64): action, parent, first child, next sibling, mover; (float64): visits, wins, available
@@ -114,4 +114,5 @@ def make_ismcts(play, mask_row, play_out, worker_buffers):
                 counts[n, WINS] += hand_won(scratch[0], links[n, MOVER], cfg)
         return size
 
+    fix_identities(mask_row.py_func.__module__, iterate)
     return iterate

@@ -47,3 +47,36 @@ def _configure_cache() -> None:
 
 
 _configure_cache()
+
+
+def _code_names(code) -> set:
+    """The global names a code object and the code objects nested in it read."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _code_names(const)
+    return names
+
+
+def fix_identities(tag: str, *kernels) -> None:
+    """Give ``kernels``, and every kernel they reach through globals and closures, a fixed identity.
+
+    Numba keys the on-disk cache of a closure by pickling what the closure captures, and a pickled kernel
+    carries its identity, by default a fresh ``uuid4`` in every process: without this, every process missed
+    the cache for the closures of ``drivers.make_drivers`` and compiled them again (seconds; and stored one more
+    copy each time). The identity is ``module.qualname`` of the Python function, and ``[tag]`` after it for a
+    function defined in another (one set of closures per rule family); a kernel that has one keeps it.
+    """
+    seen, todo = set(), list(kernels)
+    while todo:
+        kernel = todo.pop()
+        if id(kernel) in seen:
+            continue
+        seen.add(id(kernel))
+        func = kernel.py_func
+        if getattr(kernel, "_MemoMixin__uuid", None) is None:
+            local = "<locals>" in func.__qualname__
+            kernel._set_uuid(f"{func.__module__}.{func.__qualname__}" + (f"[{tag}]" if local else ""))
+        reached = [func.__globals__.get(name) for name in sorted(_code_names(func.__code__))]
+        reached += [cell.cell_contents for cell in func.__closure__ or ()]
+        todo += [target for target in reached if isinstance(target, numba.core.registry.CPUDispatcher)]

@@ -31,7 +31,7 @@ import numba as nb
 import numpy as np
 
 from rummy_env.engine.common import over, seeded_state
-from rummy_env.engine.jit import JIT
+from rummy_env.engine.jit import JIT, fix_identities
 
 POLICY_RANDOM, POLICY_HEURISTIC = 0, 1
 POLICY_CODES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
@@ -130,4 +130,5 @@ def make_rollouts(play, choose, worker_buffers):
                 values[k, j] = hand_won(scratch[0], seat, cfg)
         return steps
 
+    fix_identities(choose.py_func.__module__, play_out, play_out_rows, choose_rows, evaluate)
     return play_out, play_out_rows, choose_rows, evaluate

@@ -14,7 +14,7 @@ from rummy_env.engine.rami51.candidates import hand_bits
 from rummy_env.engine.rami51.opening import JOKER_CELL, max_points, pure_run_laid, threshold
 from rummy_env.engine.rami51.table import represented, run_end_position
 from rummy_env.engine.rami51.turn import own, pending_total
-from rummy_env.engine.table import card_at, card_bit, holds_joker_at, slot_size
+from rummy_env.engine.table import card_at, card_bit, holds_joker_at, slot_cards, slot_size
 from rummy_env.melds import KIND_RUN, KIND_SET
 
 
@@ -110,18 +110,16 @@ def takeable_bits(r, cfg) -> np.uint64:
 @nb.njit(**JIT)
 def turn_meld_bits(r, cfg) -> np.uint64:
     """The cards of the melds laid this turn: after a COMMIT any of them may be taken back (relaxes
-    ``take_check`` further than ``takeable_bits``, R13)."""
-    bits = np.uint64(0)
+    ``take_check`` further than ``takeable_bits``, R13); a joker only under ``can_take_joker_from_meld``."""
+    counts = np.zeros(JOKER + 1, dtype=np.int64)
     for slot in range(r.start_slots, r.slot_n):
-        if r.slot_jokers[slot] > 0 and cfg.can_take_joker_from_meld:
-            bits |= card_bit(JOKER)
-        if r.slot_kind[slot] == KIND_SET:
-            for suit in range(4):
-                if r.slot_suits[slot] >> suit & 1:
-                    bits |= card_bit(suit * 13 + r.slot_key[slot] - 1)
-        else:
-            for position in range(r.slot_lo[slot], r.slot_hi[slot] + 1):
-                bits |= card_bit(card_at(r.slot_key[slot], position))
+        slot_cards(r, slot, counts)
+    if not cfg.can_take_joker_from_meld:
+        counts[JOKER] = 0
+    bits = np.uint64(0)
+    for card in range(JOKER + 1):
+        if counts[card] > 0:
+            bits |= card_bit(card)
     return bits
 
 

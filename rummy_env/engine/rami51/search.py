@@ -38,8 +38,8 @@ from rummy_env.engine.rami51.witness import COMMITTED, NO, YES, opening_verdict
 
 SEARCH_DEPTH = 40         # plays explored in one turn (each play lays or takes a card)
 CANDIDATES = 1024         # local candidates kept per search level
-VISITED = 1 << 18         # positions remembered per row check (open addressing; 6 MiB a thread); beyond it, no memo
-SEARCH_NODES = 1 << 20    # plays tried by one search at most (then it gives up: see ``search``)
+VISITED = 1 << 20         # positions remembered per row check (open addressing; 24 MiB a thread); beyond it, no memo
+SEARCH_NODES = 1 << 23    # plays tried by one search at most (then it gives up: see ``search``)
 DEAD, FINISHED, UNDECIDED = 0, 1, 2  # what ``explore`` found
 ASK_BOUND = 1 << 15       # plays tried before a search asks the opening bound (``witness.opening_verdict``)
 WITNESS_ROW = SEARCH_DEPTH + 2     # the row the bound's plan is laid in
