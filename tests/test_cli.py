@@ -221,5 +221,8 @@ def test_arena_takes_rules_knobs(tmp_path, capsys):
     assert cli.main(["arena", "--set", "no_such_knob=1", "--agents", "greedy", "random", "--games", "2",
                      "--out", str(tmp_path / "bad")]) == 2
     assert "no_such_knob" in capsys.readouterr().err
+    assert cli.main(["arena", "--set", "num_players=3", "--agents", "greedy", "random", "--games", "2",
+                     "--out", str(tmp_path / "bad")]) == 2
+    assert "--players" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli.main(["arena", "league", "--set", "hand_size=10"])
