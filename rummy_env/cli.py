@@ -40,6 +40,10 @@ def build_rules(preset: str, players: int, episode: str | None, knobs: Sequence[
     """Rules from a preset name or a TOML file, the player count, the episode and ``--set`` knobs."""
     from rummy_env.rules import RummyRules, make_rules
 
+    own_option = {"ruleset": "--rules", "num_players": "--players", "episode": "--episode"}
+    for name, _ in knobs:
+        if name in own_option:
+            raise ValueError(f"--set {name}=... : {name} has its own option, {own_option[name]}")
     overrides = dict(knobs) | ({"episode": episode} if episode else {})
     if preset.endswith(".toml"):
         return RummyRules.from_toml(preset, num_players=players, **overrides)

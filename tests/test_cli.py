@@ -214,12 +214,15 @@ def test_arena_takes_rules_knobs(tmp_path, capsys):
     from rummy_env.records import GameRecord
 
     out = tmp_path / "arena"
-    assert cli.main(["arena", "--rules", "basic", "--set", "hand_size=10", "--set", "ace_high_or_low=true",
+    assert cli.main(["arena", "--rules", "basic", "--set", "going_rummy_multiplier=3", "--set", "ace_high_or_low=true",
                      "--agents", "greedy", "random", "--games", "2", "--out", str(out), "--records"]) == 0
-    record = GameRecord.load(next((out / "records").rglob("game_*.json")))
-    assert record.rules["hand_size"] == 10 and record.rules["ace_high_or_low"] is True
+    rules = GameRecord.load(next((out / "records").rglob("game_*.json"))).rules_object()
+    assert rules.going_rummy_multiplier == 3 and rules.ace_high_or_low is True  # the defaults: 2 and false
     assert cli.main(["arena", "--set", "no_such_knob=1", "--agents", "greedy", "random", "--games", "2",
                      "--out", str(tmp_path / "bad")]) == 2
     assert "no_such_knob" in capsys.readouterr().err
+    assert cli.main(["arena", "--set", "num_players=3", "--agents", "greedy", "random", "--games", "2",
+                     "--out", str(tmp_path / "bad")]) == 2
+    assert "--players" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli.main(["arena", "league", "--set", "hand_size=10"])

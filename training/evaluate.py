@@ -316,8 +316,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     records = None if args.records is None else fresh_folder(Path(args.records) if args.records else out / "records",
                                                               args.overwrite)
-    print(run_league(rules, args.agents, args.games, args.seed, out, f"{Path(args.rules).stem}, {rules.num_players} players",
-                     records=records, progress=progress, duplicate=args.duplicate))
+    title = f"{Path(args.rules).stem}, {rules.num_players} players" + "".join(f", {k}={v}" for k, v in args.knob or [])
+    print(run_league(rules, args.agents, args.games, args.seed, out, title, records=records, progress=progress,
+                     duplicate=args.duplicate))
     if records is not None:
         print(f"game records in {records} (rummy replay FILE, rummy replay FILE --html OUT.html)")
 

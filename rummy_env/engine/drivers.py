@@ -14,8 +14,9 @@ A family's row functions (all compiled):
 
 ``tabs`` is ``(catalogue, catalogue_bits, values)`` and ``cfgs`` a one-element array holding the config record
 (``rummy_env.engine.config``; a record passed by value does not reach numba's parallel loops). Numba caches these
-closures on disk like any kernel once their kernels have fixed identities (``jit.fix_identities``). The parallel loops hand rows to threads in chunks
-(``numba.set_parallel_chunksize``, chosen by ``RummyEngine``), each thread using its own buffers.
+closures on disk like any kernel, their kernels given fixed identities (``jit.fix_identities``). The
+parallel loops hand rows to threads in chunks (``numba.set_parallel_chunksize``, chosen by ``RummyEngine``),
+each thread using its own buffers.
 """
 
 from __future__ import annotations

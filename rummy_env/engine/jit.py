@@ -76,7 +76,10 @@ def fix_identities(tag: str, *kernels) -> None:
         func = kernel.py_func
         if getattr(kernel, "_MemoMixin__uuid", None) is None:
             local = "<locals>" in func.__qualname__
-            kernel._set_uuid(f"{func.__module__}.{func.__qualname__}" + (f"[{tag}]" if local else ""))
+            identity = f"{func.__module__}.{func.__qualname__}" + (f"[{tag}]" if local else "")
+            if kernel._memo.get(identity) not in (None, kernel):
+                raise RuntimeError(f"two kernels would share the identity {identity!r}: give each family its own tag")
+            kernel._set_uuid(identity)
         reached = [func.__globals__.get(name) for name in sorted(_code_names(func.__code__))]
         reached += [cell.cell_contents for cell in func.__closure__ or ()]
         todo += [target for target in reached if isinstance(target, numba.core.registry.CPUDispatcher)]
