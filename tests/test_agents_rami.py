@@ -77,7 +77,8 @@ def test_heuristic_beats_random(preset):
     assert win_rate >= 0.85, f"HeuristicAgent won only {win_rate:.1%} of {preset} hands against a random player"
 
 
-@pytest.mark.parametrize("preset, players", [("rami51", 2), ("rami51", 3), ("lebanese14", 4), ("rami51", 5)])
+@pytest.mark.parametrize("preset, players", [("rami51", 2), ("rami51", 3), ("lebanese14", 4),
+                                             pytest.param("rami51", 5, marks=pytest.mark.slow)])  # 5 players: ~3 min
 def test_greedy_never_acts_illegally(preset, players):
     """GreedyAgent over thousands of rami51 decisions (over the four cases): tentative openings,
     COMMIT and UNDO included."""
