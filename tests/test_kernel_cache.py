@@ -29,26 +29,14 @@ def test_a_later_process_loads_every_kernel_from_the_cache(tmp_path):
 def test_every_kernel_the_closures_reach_has_a_fixed_identity():
     """Without compiling: every family's drivers, rollouts and ISMCTS loops, and every kernel they reach, carry a
     fixed identity (none drawn at random), and no two share one."""
-    import numba
-
     from rummy_env.engine import basic, basic_policy
     from rummy_env.engine.gin import step as gin_step
-    from rummy_env.engine.jit import _code_names
+    from rummy_env.engine.jit import reachable_kernels
     from rummy_env.engine.rami51 import policy as rami51_policy, step as rami51_step
 
     roots = [kernel for family in (basic, gin_step, rami51_step) for kernel in vars(family.DRIVERS).values()]
     for policy in (basic_policy, rami51_policy):
         roots += [policy.play_out, policy.play_out_rows, policy.choose_rows, policy.evaluate, policy.ismcts_iterate]
-    identities, todo = {}, list(roots)
-    while todo:
-        kernel = todo.pop()
-        if id(kernel) in identities:
-            continue
-        identity = getattr(kernel, "_MemoMixin__uuid", None)
-        assert identity is not None and identity.startswith("rummy_env."), (kernel.py_func.__qualname__, identity)
-        identities[id(kernel)] = identity
-        func = kernel.py_func
-        reached = [func.__globals__.get(name) for name in _code_names(func.__code__)]
-        reached += [cell.cell_contents for cell in func.__closure__ or ()]
-        todo += [target for target in reached if isinstance(target, numba.core.registry.CPUDispatcher)]
-    assert len(identities) > 100 and len(set(identities.values())) == len(identities)
+    identities = [getattr(kernel, "_MemoMixin__uuid", None) for kernel in reachable_kernels(*roots)]
+    assert all(identity is not None and identity.startswith("rummy_env.") for identity in identities), identities
+    assert len(identities) > 100 and len(set(identities)) == len(identities)

@@ -58,8 +58,24 @@ def _code_names(code) -> set:
     return names
 
 
+def reachable_kernels(*kernels):
+    """``kernels`` and every kernel they reach through the globals and closure cells of their Python functions,
+    each once."""
+    seen, todo = set(), list(kernels)
+    while todo:
+        kernel = todo.pop()
+        if id(kernel) in seen:
+            continue
+        seen.add(id(kernel))
+        yield kernel
+        func = kernel.py_func
+        reached = [func.__globals__.get(name) for name in sorted(_code_names(func.__code__))]
+        reached += [cell.cell_contents for cell in func.__closure__ or ()]
+        todo += [target for target in reached if isinstance(target, numba.core.registry.CPUDispatcher)]
+
+
 def fix_identities(tag: str, *kernels) -> None:
-    """Give ``kernels``, and every kernel they reach through globals and closures, a fixed identity.
+    """Give ``kernels``, and every kernel they reach (``reachable_kernels``), a fixed identity.
 
     Numba keys the on-disk cache of a closure by pickling what the closure captures, and a pickled kernel
     carries its identity, by default a fresh ``uuid4`` in every process: without this, every process missed
@@ -67,19 +83,11 @@ def fix_identities(tag: str, *kernels) -> None:
     copy each time). The identity is ``module.qualname`` of the Python function, and ``[tag]`` after it for a
     function defined in another (one set of closures per rule family); a kernel that has one keeps it.
     """
-    seen, todo = set(), list(kernels)
-    while todo:
-        kernel = todo.pop()
-        if id(kernel) in seen:
-            continue
-        seen.add(id(kernel))
-        func = kernel.py_func
+    for kernel in reachable_kernels(*kernels):
         if getattr(kernel, "_MemoMixin__uuid", None) is None:
+            func = kernel.py_func
             local = "<locals>" in func.__qualname__
             identity = f"{func.__module__}.{func.__qualname__}" + (f"[{tag}]" if local else "")
             if kernel._memo.get(identity) not in (None, kernel):
                 raise RuntimeError(f"two kernels would share the identity {identity!r}: give each family its own tag")
             kernel._set_uuid(identity)
-        reached = [func.__globals__.get(name) for name in sorted(_code_names(func.__code__))]
-        reached += [cell.cell_contents for cell in func.__closure__ or ()]
-        todo += [target for target in reached if isinstance(target, numba.core.registry.CPUDispatcher)]
