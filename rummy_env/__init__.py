@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib
 
-from rummy_env.engine import IllegalActionError, RummyEngine
+from rummy_env.engine import IllegalActionError, RowIndexError, RummyEngine
 from rummy_env.engine.state import END_NAMES, PHASE_NAMES
 from rummy_env.registration import GYM_ID, register_when_gymnasium_loads
 from rummy_env.rules import RummyRules
@@ -40,6 +40,6 @@ def __dir__() -> list[str]:
 
 register_when_gymnasium_loads()
 
-__all__ = ["END_NAMES", "GYM_ID", "IllegalActionError", "PHASE_NAMES", "RummyEngine", "RummyGymEnv", "RummyGymVectorEnv", "RummyRules",
+__all__ = ["END_NAMES", "GYM_ID", "IllegalActionError", "PHASE_NAMES", "RowIndexError", "RummyEngine", "RummyGymEnv", "RummyGymVectorEnv", "RummyRules",
            "RummyVectorEnv", "env", "raw_env"]
 __version__ = "0.1.0"

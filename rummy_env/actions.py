@@ -76,6 +76,7 @@ from __future__ import annotations
 import dataclasses
 
 from rummy_env import cards
+from rummy_env.inputs import as_action
 from rummy_env.melds import KIND_SET, MeldCatalogue, build_catalogue
 from rummy_env.rules import RummyRules
 
@@ -185,7 +186,7 @@ class ActionLayout:
     def decode(self, action: int) -> tuple[str, int, int]:
         """``(kind, a, b)``: ("draw_stock"|"draw_discard"|"commit"|"undo", -1, -1), ("meld", entry, -1),
         ("lay_off", slot, code), ("take", slot, choice), ("swap", slot, -1), ("discard", card, announce)."""
-        action = int(action)
+        action = as_action(action)
         if not 0 <= action < self.num_actions:
             raise ValueError(f"action {action} is outside the action space 0..{self.num_actions - 1}")
         if action == DRAW_STOCK:

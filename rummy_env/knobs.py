@@ -16,6 +16,8 @@ RULESETS = ("basic", "rami51", "gin")
 PRESETS = ("basic", "rami51", "lebanese14", "gin", "gin_openspiel", "gin_rlcard")
 
 BASIC_HAND_SIZES = ((2, 10), (3, 7), (4, 7), (5, 6), (6, 6))
+# the largest turn and hand count: the observation shows them as two int8 digits, 128 * high + low
+COUNTER_LIMIT = 16383
 NUM_PLAYERS = {"basic": (2, 6, "B1"), "rami51": (2, 5, "R3"), "gin": (2, 2, "G1")}
 LEBANESE_SCALING = ((0, 2.0), (1, 1.5), (2, 1.0))
 
@@ -116,8 +118,8 @@ BOOLS_GIN = {
 INTS_GIN = {
     "knock_card": (0, 10, "G6"), "gin_bonus": (0, None, "G7"), "big_gin_bonus": (0, None, "G7"),
     "undercut_bonus": (0, None, "G9"), "box_bonus": (0, None, "G12"), "game_bonus": (0, None, "G12"),
-    "shutout_multiplier": (1, None, "G12"), "target_score": (1, None, "G12"), "max_hands": (1, 30000, "G12"),
-    "max_turns_per_round": (1, 30000, "G12"), "hand_size": (10, 10, "G2"),
+    "shutout_multiplier": (1, None, "G12"), "target_score": (1, None, "G12"), "max_hands": (1, COUNTER_LIMIT, "G12"),
+    "max_turns_per_round": (1, COUNTER_LIMIT, "G12"), "hand_size": (10, 10, "G2"),
 }
 # the knob values of the gin presets (G13, G14); the user may still override any knob
 GIN_PRESETS: dict[str, dict[str, Any]] = {

@@ -24,10 +24,11 @@ block                  size    content
 ``slot_owner``         S       seat ``r`` that laid the meld, plus 1 (0 = empty slot)
 ``has_played``         P       1 if seat ``r`` melded or laid off in an earlier turn (going rummy)
 ``has_melded``         P       1 if seat ``r`` has laid a meld of its own this hand
-``totals_high``        P       game total of seat ``r`` = 128 * totals_high + totals_low
+``totals_high``        P       game total of seat ``r`` = 128 * totals_high + totals_low (negative
+                               totals show as 0, totals above 16383 as 16383)
 ``totals_low``         P
-``turns``              2       turns completed this hand = 128 * high + low
-``hands_played``       2       hands finished in this game = 128 * high + low
+``turns``              2       turns completed this hand = 128 * high + low (the turn cap is at most 16383)
+``hands_played``       2       hands finished in this game = 128 * high + low (the hand cap too)
 ``reshuffles``         1       stock rebuilds this hand (max 127)
 =====================  ======  ==================================================================
 

@@ -42,8 +42,9 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from rummy_env import cards
+from rummy_env.inputs import is_integer
 from rummy_env.engine import IllegalActionError, RummyEngine
-from rummy_env.rules import RummyRules, make_rules
+from rummy_env.rules import RummyRules, make_rules, rules_differences
 
 FORMAT = "rummy-record"
 FORMAT_VERSION = 1
@@ -94,6 +95,8 @@ class GameRecord:
         if seed is None:
             seed = int(np.random.default_rng().integers(0, 2**63))
         names = None if deck is None else [cards.name(card) for card in _card_types(deck)]
+        if not is_integer(seed):  # int() would turn 1.5 into 1 and "7" into 7
+            raise RecordError(f"a record's seed is an integer 0..2**64-1, got {seed!r}")
         record = cls(rules_object.to_dict(), int(seed), deck=names, dealer=dealer,
                      agents=None if agents is None else [str(name) for name in agents])
         record._check_fields()
@@ -162,12 +165,7 @@ class GameRecord:
 
     def check_rules(self, rules: RummyRules) -> None:
         """Raise ``RecordError`` naming every knob in which the record's rules differ from ``rules``."""
-        mine, theirs = self.rules_object().to_dict(), rules.to_dict()
-        knobs = sorted(set(mine) | set(theirs))
-        if mine["ruleset"] != theirs["ruleset"]:  # the other knobs belong to different rulesets
-            knobs = [knob for knob in ("ruleset", "num_players") if mine[knob] != theirs[knob]]
-        differ = [f"{knob}: record {mine.get(knob, '(default)')!r}, asked {theirs.get(knob, '(default)')!r}"
-                  for knob in knobs if mine.get(knob) != theirs.get(knob)]
+        differ = rules_differences(self.rules_object(), rules, ("record", "asked"))
         if differ:
             raise RecordError("the record was played under other rules: " + "; ".join(differ))
 
@@ -234,11 +232,11 @@ class GameRecord:
     def _check_fields(self) -> None:
         if not isinstance(self.rules, dict):
             raise RecordError(f"the record's rules must be a dict of knobs, got {type(self.rules).__name__}")
-        if not _is_int(self.seed) or not 0 <= self.seed < 2**64:
+        if not is_integer(self.seed) or not 0 <= self.seed < 2**64:
             raise RecordError(f"the record's seed must be an integer in 0..2**64-1, got {self.seed!r}")
-        if not isinstance(self.actions, list) or not all(_is_int(action) and action >= 0 for action in self.actions):
+        if not isinstance(self.actions, list) or not all(is_integer(action) and action >= 0 for action in self.actions):
             raise RecordError("the record's actions must be a list of action ids (integers >= 0)")
-        if self.dealer is not None and not _is_int(self.dealer):
+        if self.dealer is not None and not is_integer(self.dealer):
             raise RecordError(f"the record's dealer must be a seat number, got {self.dealer!r}")
         if self.deck is not None:
             try:
@@ -249,10 +247,6 @@ class GameRecord:
             raise RecordError("the record's agents must be a list of names, one per seat")
         if not isinstance(self.meta, dict):
             raise RecordError("the record's meta must be a dict")
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def _card_types(deck: Sequence[int | str]) -> list[int]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from rummy_env import cards
+from rummy_env.inputs import is_integer
 from rummy_env.melds import rank_at
 
 if TYPE_CHECKING:
@@ -88,8 +89,11 @@ def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
 def describe(snap: dict[str, Any], observer: int | None = None, names: Sequence[str] | None = None,
              show_hidden: bool = True) -> str:
     """A multi-line picture of a position (``RummyEngine.snapshot``): the spectator's view with
-    ``observer=None`` (``show_hidden=False`` shows only hand sizes), else ``observer``'s view."""
+    ``observer=None`` (``show_hidden=False`` shows only hand sizes), else ``observer``'s view (a seat number; an
+    env's agent name such as ``"player_1"`` is refused: the env's ``render_observer`` takes those)."""
     players = len(snap["hands"])
+    if observer is not None and not (is_integer(observer) and 0 <= observer < players):
+        raise ValueError(f"observer must be None (every hand) or a seat 0..{players - 1}, got {observer!r}")
     who = seat_names(players, names)
     live = is_live(snap["phase"])
     rami = snap.get("ruleset") == "rami51"

@@ -23,6 +23,7 @@ ValueError: num_players=7 is impossible for ruleset 'basic': allowed 2..6 (B1)
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ from rummy_env.knobs import (
     AUTO, BASIC_HAND_SIZES, BASIC_KNOBS, ENV_KNOBS, GIN_KNOBS, GIN_ONLY, GIN_PRESETS, LEBANESE_KNOBS, PRESETS, RULESETS,
     SHARED_KNOBS, knob_choices, resolve_defaults, same,
 )
-from rummy_env.rules_check import check_other_ruleset_knobs, normalise_scaling, validate
+from rummy_env.rules_check import check_other_ruleset_knobs, normalise_hand_sizes, normalise_scaling, validate
 
 __all__ = ["RummyRules", "make_rules", "plain", "AUTO", "PRESETS", "RULESETS", "GIN_PRESETS", "ENV_KNOBS", "BASIC_KNOBS",
            "RAMI51_KNOBS", "GIN_KNOBS", "knob_choices"]
@@ -311,18 +312,25 @@ class RummyRules:
     def from_dict(cls, values: Mapping[str, Any]) -> RummyRules:
         """Build from a mapping of knob names; an unknown knob is a ``ValueError`` naming it."""
         known = {field.name for field in dataclasses.fields(cls)}
-        unknown = sorted(set(values) - known)
+        unknown = sorted(set(values) - known, key=str)
         if unknown:
-            raise ValueError(f"unknown rules knob(s) {unknown}; known knobs: {sorted(known)}")
+            hints = [f"{name!r}: did you mean {close[0]!r}?" for name in unknown
+                     if (close := difflib.get_close_matches(str(name), known, n=1))]
+            raise ValueError(f"unknown rules knob(s) {unknown}" + (f" ({'; '.join(hints)})" if hints else "")
+                             + f"; known knobs: {sorted(known)}")
         if "num_players" not in values:
             raise ValueError("the knob 'num_players' is required")
         return cls(**dict(values))
 
     @classmethod
     def from_toml(cls, path: str | Path, **overrides: Any) -> RummyRules:
-        """Load a rules file such as ``configs/rules/basic.toml`` (a flat table of knobs)."""
+        """Load a rules file such as ``configs/rules/basic.toml`` (a flat table of knobs, ``ruleset`` among them: a
+        file without it is refused rather than read as basic)."""
         with open(path, "rb") as handle:
             values = tomllib.load(handle)
+        if "ruleset" not in values:
+            raise ValueError(f"the rules file {path} names no ruleset: add a line such as ruleset = \"basic\" "
+                             f"(one of {RULESETS})")
         return cls.from_dict({**values, **overrides})
 
     def replace(self, **overrides: Any) -> RummyRules:
@@ -357,10 +365,8 @@ class RummyRules:
             value = getattr(self, field.name)
             if isinstance(value, np.generic):
                 object.__setattr__(self, field.name, plain(value))
-        sizes = self.hand_size_by_players
-        if isinstance(sizes, Mapping):
-            sizes = tuple(sorted((int(n), int(h)) for n, h in sizes.items()))
-            object.__setattr__(self, "hand_size_by_players", sizes)
+        if self.hand_size_by_players is not BASIC_HAND_SIZES:
+            object.__setattr__(self, "hand_size_by_players", normalise_hand_sizes(self.hand_size_by_players))
         if isinstance(self.first_dealer, str) and self.first_dealer.isdigit():
             object.__setattr__(self, "first_dealer", int(self.first_dealer))
         scaling = self.all_at_once_joker_scaling
@@ -489,6 +495,17 @@ def make_rules(rules: str | Path | RummyRules = "basic", num_players: int | None
         raise TypeError(f"rules must be a preset name {PRESETS}, a RummyRules or the path of a .toml rules file, "
                         f"got {type(rules).__name__}")
     return RummyRules.preset(rules, **overrides)
+
+
+def rules_differences(mine: RummyRules, theirs: RummyRules, labels: tuple[str, str]) -> list[str]:
+    """Each knob in which two rules differ, as ``"knob: <labels[0]> value, <labels[1]> value"`` (only ``ruleset`` and
+    ``num_players`` when the rulesets differ: their other knobs are not comparable)."""
+    a, b = mine.to_dict(), theirs.to_dict()
+    knobs = sorted(set(a) | set(b))
+    if a["ruleset"] != b["ruleset"]:
+        knobs = ["ruleset", "num_players"]
+    return [f"{knob}: {labels[0]} {a.get(knob, '(default)')!r}, {labels[1]} {b.get(knob, '(default)')!r}"
+            for knob in knobs if a.get(knob) != b.get(knob)]
 
 
 def plain(value: Any) -> Any:

@@ -12,9 +12,36 @@ from collections.abc import Mapping
 from typing import Any
 
 from rummy_env.knobs import (
-    BOOLS_BASIC, BOOLS_GIN, BOOLS_RAMI, CHOICES_BASIC, CHOICES_ENV, CHOICES_GIN, CHOICES_RAMI, FIXED_RAMI, INTS_GIN,
+    BOOLS_BASIC, BOOLS_GIN, BOOLS_RAMI, CHOICES_BASIC, CHOICES_ENV, CHOICES_GIN, CHOICES_RAMI, COUNTER_LIMIT, FIXED_RAMI,
+    INTS_GIN,
     INTS_RAMI, LEBANESE_KNOBS, NUM_PLAYERS, is_int, is_number, same,
 )
+
+
+REWARD_SCALE = (1e-3, 1e6)  # the range of ``reward_scale``
+PENALTY_LIMIT = 1e6         # the largest ``illegal_action_penalty`` either way
+
+
+def normalise_hand_sizes(sizes: Any) -> Any:
+    """``hand_size_by_players`` as a mapping ``{players: cards}`` (TOML and JSON keys are digit strings) or pairs ->
+    sorted ``((players, cards), ...)``; anything but integers is refused (B4)."""
+    def bad() -> ValueError:
+        return ValueError(f"hand_size_by_players={sizes!r} is impossible for ruleset 'basic': allowed a map "
+                          "{players (an integer): cards (an integer)}, e.g. {2: 10, 3: 7} (B4)")
+    try:
+        pairs = list(sizes.items()) if isinstance(sizes, Mapping) else [tuple(pair) for pair in sizes]
+    except TypeError as error:
+        raise bad() from error
+    out = []
+    for players, hand in pairs:
+        if isinstance(players, str) and players.isdigit():
+            players = int(players)
+        if not (is_int(players) and is_int(hand)):
+            raise bad()
+        out.append((players, hand))
+    if len({players for players, _ in out}) != len(out):
+        raise bad()
+    return tuple(sorted(out))
 
 
 def normalise_scaling(scaling: Any) -> Any:
@@ -94,10 +121,11 @@ def validate(rules) -> None:
         fail("max_reshuffles", "None (unlimited) or an integer >= 0", "B11" if rules.ruleset == "basic" else "R17")
     if not (rules.first_dealer == "random" or (is_int(rules.first_dealer) and 0 <= rules.first_dealer < rules.num_players)):
         fail("first_dealer", f"'random' or a seat 0..{rules.num_players - 1}", {"basic": "B4", "rami51": "R4", "gin": "G2"}[rules.ruleset])
-    if not (is_number(rules.reward_scale) and rules.reward_scale > 0):
-        fail("reward_scale", "a positive number", "environment knob")
-    if not is_number(rules.illegal_action_penalty):
-        fail("illegal_action_penalty", "a number", "environment knob")
+    # rewards are float32: these bounds keep every reward finite and every score difference visible in it
+    if not (is_number(rules.reward_scale) and REWARD_SCALE[0] <= rules.reward_scale <= REWARD_SCALE[1]):
+        fail("reward_scale", f"a positive number {REWARD_SCALE[0]:g}..{REWARD_SCALE[1]:g}", "environment knob")
+    if not (is_number(rules.illegal_action_penalty) and abs(rules.illegal_action_penalty) <= PENALTY_LIMIT):
+        fail("illegal_action_penalty", f"a number -{PENALTY_LIMIT:g}..{PENALTY_LIMIT:g}", "environment knob")
 
 
 def _validate_basic(rules, fail) -> None:
@@ -116,8 +144,9 @@ def _validate_basic(rules, fail) -> None:
         value = getattr(rules, knob)
         if not is_int(value) or value < low:
             fail(knob, f"an integer >= {low}", "docs/rules.md#basic-knobs")
-    if rules.max_turns_per_round > 30000 or rules.max_hands > 30000:
-        raise ValueError("max_turns_per_round and max_hands are limited to 30000 by the engine's counters")
+    for knob in ("max_turns_per_round", "max_hands"):
+        if getattr(rules, knob) > COUNTER_LIMIT:
+            fail(knob, f"at most {COUNTER_LIMIT} (the observation's counters)", "docs/rules.md#basic-knobs")
     if rules.game_end_mode == "hands":
         if not is_int(rules.num_hands) or rules.num_hands < 1:
             fail("num_hands", "an integer >= 1 when game_end_mode='hands'", "B14")
@@ -140,8 +169,9 @@ def _validate_rami51(rules, fail) -> None:
         value = getattr(rules, knob)
         if not is_int(value) or value < low:
             fail(knob, f"an integer >= {low}", rule)
-    if rules.max_turns_per_round > 30000 or rules.max_rounds > 30000:
-        raise ValueError("max_turns_per_round and max_rounds are limited to 30000 by the engine's counters")
+    for knob in ("max_turns_per_round", "max_rounds"):
+        if getattr(rules, knob) > COUNTER_LIMIT:
+            fail(knob, f"at most {COUNTER_LIMIT} (the observation's counters)", INTS_RAMI[knob][1])
     value = rules.joker_opening_value
     if not (value in ("represented", "zero") or (is_int(value) and value >= 0)):
         fail("joker_opening_value", "'represented' or 'zero' or an integer >= 0", "R10, AR15")

@@ -188,7 +188,7 @@ RAMI_ERRORS = [
     ({"num_rounds": 5}, r"num_rounds=5 .*unset unless game_end_mode='rounds' \(R22\)"),
     ({"game_end_mode": "rounds", "num_rounds": 0}, r"num_rounds=0 .*\(R22\)"),
     ({"max_rounds": 0}, r"max_rounds=0 .*integer >= 1 \(R22\)"),
-    ({"max_rounds": 30001}, r"max_rounds are limited to 30000"),
+    ({"max_rounds": 16384}, r"max_rounds=16384 .*at most 16383"),
     ({"lebanese": 1}, r"lebanese=1 .*true or false \(R21\)"),
     ({"ace_fixed_value": 0}, r"ace_fixed_value=0 .*None or an integer >= 1.*\(R21\.1\)"),
     ({"ace_fixed_value": "10"}, r"ace_fixed_value='10' .*\(R21\.1\)"),

@@ -130,7 +130,7 @@ def test_gym_env_illegal_action_raises_by_default_and_is_penalised_with_penalty(
     mask = env.action_masks()
     illegal = int(np.flatnonzero(~mask)[0])
     before = env.core.engine.snapshot(0)
-    with pytest.raises(ValueError, match="row 0"):
+    with pytest.raises(ValueError, match="^player_0 cannot"):
         env.step(illegal)
     assert env.core.engine.snapshot(0) == before, "a rejected action must not change the position"
     for out_of_range in (env.action_space.n, -1):

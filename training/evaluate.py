@@ -302,12 +302,12 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         torch.set_num_threads(args.torch_threads)
     progress = not args.quiet
-    out = fresh_folder(args.out, args.overwrite)
     if args.mode == "league":
-        league_readme(out, args.games, args.seed, args.checkpoints, args.readme, progress=progress,
-                      duplicate=not args.no_duplicate, search=not args.no_search)
+        league_readme(fresh_folder(args.out, args.overwrite), args.games, args.seed, args.checkpoints, args.readme,
+                      progress=progress, duplicate=not args.no_duplicate, search=not args.no_search)
         return
-    rules = build_rules(args.rules, args.players, args.episode, args.knob or [])
+    rules = build_rules(args.rules, args.players, args.episode, args.knob or [])  # bad rules stop before any folder
+    out = fresh_folder(args.out, args.overwrite)
     if args.log:
         path = plots.learning_curve(args.log, args.log_tag, out / "learning_curve.png")
         print(f"wrote {path}")

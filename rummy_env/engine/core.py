@@ -39,15 +39,20 @@ from rummy_env.engine.drivers import check_actions_by_mask, done_rows, episode_w
 from rummy_env.engine.history import history_rows
 from rummy_env.engine.state import state_dtype
 from rummy_env.engine.threads import checked_chunk_size, checked_parallel
-from rummy_env.inputs import as_actions
+from rummy_env.inputs import as_action, as_actions, count, integers, is_integer
 from rummy_env.observations import ObservationLayout
-from rummy_env.rules import RummyRules
+from rummy_env.rules import RummyRules, make_rules
 
 FAMILIES = {"basic": "rummy_env.engine.basic", "rami51": "rummy_env.engine.rami51", "gin": "rummy_env.engine.gin"}
 
 
 class IllegalActionError(ValueError):
     """An action that the rules do not allow in that position."""
+
+
+class RowIndexError(ValueError, IndexError):
+    """A row number outside ``0 .. batch_size - 1`` (both a ``ValueError`` and an ``IndexError``, like numpy's
+    ``AxisError``)."""
 
 
 @dataclasses.dataclass
@@ -61,11 +66,10 @@ class StepResult:
 class RummyEngine:
     """The batched game for one rules config. See the module docstring."""
 
-    def __init__(self, rules: RummyRules, batch_size: int = 1, parallel: bool | None = None,
+    def __init__(self, rules: RummyRules | str, batch_size: int = 1, parallel: bool | None = None,
                  chunk_size: int | None = None):
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
-        self.rules = rules
+        batch_size = count(batch_size, "batch_size")
+        self.rules = rules = make_rules(rules)  # a RummyRules as it is; a preset name or a rules file made into one
         self.batch_size = batch_size
         self.layout = ActionLayout.for_rules(rules)
         self.observation_layout = ObservationLayout(rules)
@@ -129,19 +133,17 @@ class RummyEngine:
         the stock in that order. ``dealers`` fixes the dealer per row (else ``rules.first_dealer``).
         ``row_seeds`` gives each row's 64-bit seed directly: a row seeded ``s`` plays exactly like a one-row
         engine seeded ``row_seeds=[s]`` under the same actions."""
-        if seed is not None:
-            self._seed_rng = np.random.default_rng(seed)
-        selected = np.ones(self.batch_size, dtype=np.bool_) if rows is None else np.asarray(rows, dtype=np.bool_)
+        selected = self._row_mask(rows)
         if row_seeds is not None:
-            seeds = np.asarray(row_seeds, dtype=np.uint64).reshape(self.batch_size)
-        else:  # one draw from the seed stream per restarted row
-            seeds = np.zeros(self.batch_size, dtype=np.uint64)
-            seeds[selected] = self._seed_rng.integers(0, 2**63, size=int(selected.sum()), dtype=np.uint64)
+            seeds = integers(row_seeds, "row_seeds", self.batch_size, 0, 2**64 - 1).astype(np.uint64)
         dealer_array = np.full(self.batch_size, -1, dtype=np.int64)
         if dealers is not None:
-            dealer_array[:] = dealers
-            if ((dealer_array < 0) | (dealer_array >= self.rules.num_players)).any():
-                raise ValueError(f"dealers must be seats 0..{self.rules.num_players - 1}, got {list(dealers)}")
+            dealer_array[:] = integers(dealers, "dealers", self.batch_size, 0, self.rules.num_players - 1)
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        if row_seeds is None:  # one draw from the seed stream per restarted row
+            seeds = np.zeros(self.batch_size, dtype=np.uint64)
+            seeds[selected] = self._seed_rng.integers(0, 2**63, size=int(selected.sum()), dtype=np.uint64)
         if decks is None:
             deck_array, use_decks = self._no_decks, False
         else:
@@ -152,7 +154,9 @@ class RummyEngine:
                                    self.tables, self.cfgs)
 
     def _check_decks(self, decks) -> np.ndarray:
-        deck_array = np.asarray(decks, dtype=np.int64)
+        deck_array = np.asarray(decks)
+        if deck_array.dtype.kind not in "iu":
+            raise ValueError(f"decks must hold card types (integers), got an array of {deck_array.dtype}")
         if deck_array.ndim == 1:
             deck_array = np.broadcast_to(deck_array, (self.batch_size, deck_array.shape[0]))
         expected = np.sort(np.r_[np.tile(np.arange(cards.NUM_NATURAL_TYPES), self.rules.deck_copies),
@@ -165,7 +169,7 @@ class RummyEngine:
 
     def next_hand(self, rows: np.ndarray | None = None) -> None:
         """Deal the next hand of the game in rows whose hand is over (the deal passes on, B5, R4)."""
-        selected = np.ones(self.batch_size, dtype=np.bool_) if rows is None else np.asarray(rows, dtype=np.bool_)
+        selected = self._row_mask(rows)
         self._mask_is_current = False
         self.drivers.next_hand_rows(self.state, selected, self._work, self.tables, self.cfgs)
 
@@ -228,6 +232,26 @@ class RummyEngine:
                                  self.rules.num_players, self.rules.num_card_types)
         return out
 
+    def _row(self, row) -> int:
+        """``row`` as an ``int`` in ``0 .. batch_size - 1``, else a ``RowIndexError`` naming it."""
+        if not is_integer(row):
+            raise RowIndexError(f"a row is an integer 0..{self.batch_size - 1}, got {row!r} ({type(row).__name__})")
+        if not 0 <= row < self.batch_size:
+            raise RowIndexError(f"row {row} is outside 0..{self.batch_size - 1} (batch_size {self.batch_size})")
+        return int(row)
+
+    def _row_mask(self, rows) -> np.ndarray:
+        """``rows`` (``None``: every row) as a bool array ``(B,)``; row numbers or a wrong length are refused
+        (numbers would be read as True/False)."""
+        if rows is None:
+            return np.ones(self.batch_size, dtype=np.bool_)
+        array = np.asarray(rows)
+        if array.dtype != np.bool_ or array.shape != (self.batch_size,):
+            shown = repr(rows) if array.size <= 8 else f"an array of {array.dtype} {array.shape}"
+            raise ValueError(f"rows must be a bool array of shape ({self.batch_size},), True for each row meant, "
+                             f"got {shown}")
+        return array
+
     def _seats(self, seats, rows: int) -> np.ndarray:
         """``seats`` as ``(rows,)`` int8, a single seat standing for every row; a seat outside 0..P-1, a
         non-integer or a wrong length is a ``ValueError``."""
@@ -254,14 +278,15 @@ class RummyEngine:
         action_array = actions if isinstance(actions, np.ndarray) and actions.dtype == np.int64 else as_actions(actions)
         if action_array.shape != (self.batch_size,):
             raise ValueError(f"expected {self.batch_size} actions, got an array of shape {action_array.shape}")
-        active = self._all_rows if rows is None else np.asarray(rows, dtype=np.bool_)
+        active = self._all_rows if rows is None else self._row_mask(rows)
         if self._mask_is_current:
             row = check_actions_by_mask(self.state, action_array, active, self._checked_mask, self._legal, self.cfgs)
         else:
             row = self.drivers.check_actions(self.state, action_array, active, self._work, self.tables, self.cfgs,
                                              self._legal)
         if row >= 0 and self.rules.illegal_action == "raise":
-            raise IllegalActionError(f"row {row}: {self.explain_illegal(row, int(action_array[row]))}")
+            where = f"row {row}: " if self.batch_size > 1 else ""
+            raise IllegalActionError(where + self.explain_illegal(row, int(action_array[row])))
         self._mask_is_current = False
         args = (self.state, self.undo_copies, action_array, active, self._legal, self._work, self.tables, self.cfgs,
                 self._rewards, self._hand_ended)
@@ -275,7 +300,8 @@ class RummyEngine:
     def legal_reason(self, row: int, action: int) -> int:
         """0 if ``action`` is legal in ``row``, else the code of the first rule it breaks
         (``rummy_env.engine.reasons``)."""
-        return int(self.drivers.legal_reason(self.state, row, int(action), self._work, self.tables, self.cfgs))
+        row = self._row(row)
+        return int(self.drivers.legal_reason(self.state, row, as_action(action), self._work, self.tables, self.cfgs))
 
     def is_legal(self, row: int, action: int) -> bool:
         return self.legal_reason(row, action) == 0
@@ -284,7 +310,8 @@ class RummyEngine:
         """Why ``action`` is illegal in ``row`` (or that it is legal)."""
         from rummy_env.engine.explain import explain
 
-        return explain(self.rules, self.layout, self.state[row], int(action), self.legal_reason(row, action))
+        reason = self.legal_reason(row, action)  # checks the row and the action
+        return explain(self.rules, self.layout, self.state[row], int(action), reason)
 
     def state_tensor(self, seats: np.ndarray | None = None) -> np.ndarray:
         """Perfect-information tensor ``(B, P*T + T + O)`` int8: every hand by absolute seat, the stock order
@@ -302,6 +329,7 @@ class RummyEngine:
         """The whole position of ``row`` as plain data (card types as ints; JSON-able)."""
         from rummy_env.engine.positions import snapshot
 
+        row = self._row(row)
         return snapshot(self.rules, self.state[row], self.undo_copies[row])
 
     def load(self, row: int, position: dict[str, Any]) -> None:
@@ -309,6 +337,7 @@ class RummyEngine:
         not valid raises ``ValueError`` and leaves the row as it was."""
         from rummy_env.engine.loading import load
 
+        row = self._row(row)
         self._mask_is_current = False
         load(self.rules, self.state[row:row + 1], self.undo_copies[row:row + 1], position)
         self._has_reset = True

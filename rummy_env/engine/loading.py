@@ -15,6 +15,7 @@ import numpy as np
 from rummy_env import cards
 from rummy_env.engine.positions import _TURN_SCALARS, GIN_SCALARS, MELD_KEYS, snapshot_keys
 from rummy_env.engine.state import END_NAMES, PHASE_NAMES, PURE, PURE_BUT_JOKER
+from rummy_env.knobs import COUNTER_LIMIT
 from rummy_env.melds import KIND_EMPTY, KIND_SET, describe_meld
 from rummy_env.observations import HISTORY_KINDS
 from rummy_env.rules import RummyRules
@@ -39,7 +40,8 @@ def _bad(key: str, value: Any, allowed: str) -> ValueError:
     return ValueError(f"position key {key!r}: {value!r} is not allowed; expected {allowed}")
 
 
-def _cards(key: str, values) -> list[int]:
+def _cards(key: str, values, types: int) -> list[int]:
+    """Card types ``0..types - 1`` (the joker, 52, only in rami51), given as ints or names such as '7H'."""
     if isinstance(values, str):
         values = values.split()
     if not isinstance(values, (list, tuple)):
@@ -50,8 +52,8 @@ def _cards(key: str, values) -> list[int]:
             card = cards.parse(value) if isinstance(value, str) else int(value)
         except (TypeError, ValueError) as error:
             raise _bad(key, value, "a card type or a card name such as '7H'") from error
-        if isinstance(value, bool) or not 0 <= card <= cards.JOKER:
-            raise _bad(key, value, f"a card type 0..{cards.JOKER}")
+        if not isinstance(value, (str, int, np.integer)) or isinstance(value, bool) or not 0 <= card < types:
+            raise _bad(key, value, f"a card type 0..{types - 1} or a card name such as '7H'")
         out.append(card)
     return out
 
@@ -100,7 +102,7 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
         raise _bad("num_players", position["num_players"], f"{players}, the player count of these rules")
     if "hands" not in position:
         raise ValueError("position key 'hands' is required: one list of cards per seat")
-    hands = [_cards(f"hands[{seat}]", hand) for seat, hand in enumerate(_per_seat("hands", position["hands"], players))]
+    hands = [_cards(f"hands[{seat}]", hand, types) for seat, hand in enumerate(_per_seat("hands", position["hands"], players))]
     table = position.get("table", [])
     if not isinstance(table, (list, tuple)) or len(table) > rules.num_slots:
         raise _bad("table", table, f"a list of at most {rules.num_slots} melds")
@@ -112,19 +114,19 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
         if set(meld) - set(MELD_KEYS):
             raise ValueError(f"position key 'table': meld {k} has unknown keys {sorted(set(meld) - set(MELD_KEYS))}; "
                              f"known: {list(MELD_KEYS)}")
-        meld = dict(meld, cards=_cards("table", meld["cards"]))
+        meld = dict(meld, cards=_cards("table", meld["cards"], types))
         _seat("table", meld.get("owner", 0), players)
         try:
             describe_meld(meld["cards"], rules, meld.get("joker_at"))
         except ValueError as error:
             raise ValueError(f"position key 'table': meld {k}: {error}") from error
         melds.append(meld)
-    discard = _cards("discard", position.get("discard", []))
+    discard = _cards("discard", position.get("discard", []), types)
     placed = [card for hand in hands for card in hand] + discard + [card for meld in melds for card in meld["cards"]]
     copies = np.bincount(np.r_[np.tile(np.arange(cards.NUM_NATURAL_TYPES), rules.deck_copies),
                                np.full(rules.num_jokers, cards.JOKER)].astype(np.int64), minlength=types)
     if "stock" in position:
-        stock = _cards("stock", position["stock"])
+        stock = _cards("stock", position["stock"], types)
     else:
         left = copies - np.bincount(np.array(placed, dtype=np.int64), minlength=types)[:types]
         stock = [int(card) for card in np.repeat(np.arange(types), np.maximum(left, 0))][::-1]
@@ -154,7 +156,7 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     r["pile"][: len(discard)] = discard
     r["pile_n"] = len(discard)
     taken = position.get("taken")
-    r["taken"] = -1 if taken is None else _cards("taken", [taken])[0]
+    r["taken"] = -1 if taken is None else _cards("taken", [taken], types)[0]
     _fill_table(rules, r, melds)
     _fill_seat_cards(rules, r, position, melds, hands)
     r["played_turn"] = _bool("played_this_turn", position.get("played_this_turn", False))
@@ -163,9 +165,9 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     r["has_melded"][:] = 0
     default_melded = [any(m.get("owner", 0) == seat for m in melds) for seat in range(players)]
     r["has_melded"][:players] = _bools("has_melded", position.get("has_melded", default_melded), players)
-    r["turns"] = _count("turn", position.get("turn", 0))
+    r["turns"] = _count("turn", position.get("turn", 0), 0, COUNTER_LIMIT)
     r["reshuffles"] = _count("reshuffles", position.get("reshuffles", 0))
-    r["hands_played"] = _count("hands_played", position.get("hands_played", 0))
+    r["hands_played"] = _count("hands_played", position.get("hands_played", 0), 0, COUNTER_LIMIT)
     r["undos"] = _count("undos", position.get("undos", 0), 0, 127)
     for key in ("totals", "hand_scores"):
         values = _per_seat(key, position.get(key, [0] * players), players)
@@ -188,26 +190,26 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)) or not 0 < int(rng) < 2**64:
         raise _bad("rng", rng, "a non-zero 64-bit generator state")
     r["rng"] = rng
-    _fill_history(r, position.get("history", {}), players)
+    _fill_history(r, position.get("history", {}), players, types)
     if rules.ruleset == "rami51":
         _fill_rami(rules, r, position, melds)
     if rules.ruleset == "gin":
         _fill_gin(rules, r, position, melds)
 
 
-def _fill_history(r, history: Any, players: int) -> None:
+def _fill_history(r, history: Any, players: int, types: int) -> None:
     if not isinstance(history, dict) or set(history) - set(HISTORY_KINDS) - {"last_discard"}:
         raise _bad("history", history, f"a dict with keys among {list(HISTORY_KINDS) + ['last_discard']}")
     r["history"][:] = 0
     r["last_discard"][:] = -1
     for seat, card in enumerate(_per_seat("history.last_discard", history.get("last_discard", [None] * players),
                                           players)):
-        r["last_discard"][seat] = -1 if card is None else _cards(f"history.last_discard[{seat}]", [card])[0]
+        r["last_discard"][seat] = -1 if card is None else _cards(f"history.last_discard[{seat}]", [card], types)[0]
     for kind, per_seat in history.items():
         if kind == "last_discard":
             continue
         for seat, concerned in enumerate(_per_seat(f"history.{kind}", per_seat, players)):
-            counts = np.bincount(np.array(_cards(f"history.{kind}[{seat}]", concerned), dtype=np.int64),
+            counts = np.bincount(np.array(_cards(f"history.{kind}[{seat}]", concerned, types), dtype=np.int64),
                                  minlength=r["history"].shape[-1])
             r["history"][seat, HISTORY_KINDS.index(kind)] = np.minimum(counts, 127)
 
@@ -233,18 +235,18 @@ def _fill_table(rules: RummyRules, r, melds: list[dict[str, Any]]) -> None:
 
 
 def _fill_seat_cards(rules: RummyRules, r, position: dict[str, Any], melds, hands) -> None:
-    players = rules.num_players
+    players, types = rules.num_players, rules.num_card_types
     r["table_by_seat"][:] = 0
     if "table_by_seat" in position:
         for seat, laid in enumerate(_per_seat("table_by_seat", position["table_by_seat"], players)):
-            np.add.at(r["table_by_seat"][seat], _cards(f"table_by_seat[{seat}]", laid), 1)
+            np.add.at(r["table_by_seat"][seat], _cards(f"table_by_seat[{seat}]", laid, types), 1)
     else:
         for meld in melds:
             np.add.at(r["table_by_seat"][int(meld.get("owner", 0))], meld["cards"], 1)
     r["known"][:] = 0
     if "known" in position:
         for seat, known in enumerate(_per_seat("known", position["known"], players)):
-            np.add.at(r["known"][seat], _cards(f"known[{seat}]", known), 1)
+            np.add.at(r["known"][seat], _cards(f"known[{seat}]", known, types), 1)
             if (r["known"][seat] > r["hand"][seat]).any():
                 raise _bad(f"known[{seat}]", known, f"cards held by seat {seat}")
     elif int(r["taken"]) >= 0:
@@ -273,7 +275,7 @@ def _fill_rami(rules: RummyRules, r, position: dict[str, Any], melds: list[dict[
     if "opened_at_start" not in turn:
         r["opened_at_start"] = r["opened"][int(r["current"])]
     r["pending"][:] = 0
-    np.add.at(r["pending"], _cards("turn_state.pending", turn.get("pending", [])), 1)
+    np.add.at(r["pending"], _cards("turn_state.pending", turn.get("pending", []), rules.num_card_types), 1)
     if (r["pending"] > r["hand"][int(r["current"])]).any():
         raise _bad("turn_state.pending", turn.get("pending"), "cards in the hand of the player to act")
     own_laid = turn.get("own_laid", [])

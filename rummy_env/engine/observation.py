@@ -23,10 +23,9 @@ from rummy_env.observations import BLOCKS, GIN_BLOCKS, RAMI_BLOCKS
 
 @nb.njit(**JIT)
 def split_int8(value: float) -> tuple:
-    """A non-negative count as two int8 digits ``(high, low)`` with ``value = 128 * high + low``
-    (high saturates at 127)."""
-    n = max(int(value), 0)
-    return min(n // 128, 127), n % 128
+    """A count as two int8 digits ``(high, low)`` with ``value = 128 * high + low``, clipped to 0..16383."""
+    n = min(max(int(value), 0), 16383)
+    return n // 128, n % 128
 
 
 @nb.njit(**JIT)
@@ -71,10 +70,8 @@ def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
         out[offsets[O_PHASE] + 2] = 1
     out[offsets[O_CURRENT] + (r.current - seat) % players] = 1
     out[offsets[O_DEALER] + (r.dealer - seat) % players] = 1
-    out[offsets[O_TURNS]] = r.turns // 128
-    out[offsets[O_TURNS] + 1] = r.turns % 128
-    out[offsets[O_HANDS]] = r.hands_played // 128
-    out[offsets[O_HANDS] + 1] = r.hands_played % 128
+    out[offsets[O_TURNS]], out[offsets[O_TURNS] + 1] = split_int8(r.turns)  # the knobs keep both under 16384
+    out[offsets[O_HANDS]], out[offsets[O_HANDS] + 1] = split_int8(r.hands_played)
     out[offsets[O_RESHUFFLES]] = min(r.reshuffles, 127)
     if offsets[O_SLOT_JOKER] >= 0:
         observe_rami_turn(r, seat, out, offsets, types)

@@ -38,9 +38,11 @@ out in the last finished hand, -1 for none). The code tables are ``rummy_env.PHA
 ====================  ====================================================================
 
 Actions are integer ids (``int`` or a numpy integer); anything else (``0.7``, ``"0"``, ``True``, NaN)
-is refused with a ``ValueError``. ``step`` before ``reset`` raises ``RuntimeError("... call reset()
-first")``; after the episode's end each agent takes its ``None`` dead step (PettingZoo's
-convention), and a ``step`` once every agent has left raises ``RuntimeError`` asking for ``reset()``.
+is refused with a ``ValueError``. ``step``, ``last``, ``observe``, ``state`` or ``render`` before ``reset``
+raise ``RuntimeError("... call reset() first")`` (``env()`` and ``raw_env()`` alike; PettingZoo's own
+wrapper would raise an ``AssertionError``); after the episode's end each agent takes its ``None`` dead
+step (PettingZoo's convention), and a ``step`` once every agent has left raises ``RuntimeError`` asking
+for ``reset()``.
 
 An illegal action raises ``ValueError`` (``IllegalActionError``) saying what was illegal and why;
 with ``illegal_action="penalty"`` it ends the game with ``illegal_action_penalty`` for the offender.
@@ -66,13 +68,12 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
-from pettingzoo.utils.env_logger import EnvLogger
 
 from rummy_env.engine import RummyEngine
 from rummy_env.engine.state import truncated
 from rummy_env.inputs import as_action
 from rummy_env.render import render_text
-from rummy_env.rules import RummyRules, make_rules
+from rummy_env.rules import RummyRules, make_rules, rules_differences
 
 
 def env(rules: str | RummyRules = "basic", num_players: int | None = None, render_mode: str | None = None,
@@ -85,14 +86,27 @@ def env(rules: str | RummyRules = "basic", num_players: int | None = None, rende
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` whose ``last()`` asks the wrapped env directly: the
-    same check (no ``last()`` before ``reset()``), one call instead of eight attribute look-ups
-    forwarded through the wrapper on every step."""
+    """PettingZoo's ``OrderEnforcingWrapper`` whose ``last``, ``step``, ``observe``, ``state`` and ``render``
+    go to the bare env directly, which makes the same checks and raises what the module docstring says (a
+    ``RuntimeError`` before ``reset()`` and for a step once every agent has left, where PettingZoo's wrapper
+    raises an ``AssertionError`` or only warns); ``last()`` is then one call instead of eight attribute
+    look-ups forwarded through the wrapper on every step."""
 
     def last(self, observe: bool = True):
-        if not self._has_reset:
-            EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
+
+    def step(self, action) -> None:
+        self._has_updated = True
+        self.env.step(action)
+
+    def observe(self, agent: str):
+        return self.env.observe(agent)
+
+    def state(self) -> np.ndarray:
+        return self.env.state()
+
+    def render(self):
+        return self.env.render()
 
 
 class raw_env(AECEnv):
@@ -107,6 +121,7 @@ class raw_env(AECEnv):
             raise ValueError(f"render_mode {render_mode!r} is not supported; use None, 'human' or 'ansi'")
         self.rules = make_rules(rules, num_players, **overrides)
         self.render_observer = render_observer
+        self._check_observer()
         self.engine = RummyEngine(self.rules, batch_size=1, parallel=False)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.num_players)]
@@ -156,9 +171,8 @@ class raw_env(AECEnv):
             self.render()
 
     def step(self, action: int | None) -> None:
-        agent = getattr(self, "agent_selection", None)
-        if agent is None:
-            raise RuntimeError("the game has not started: call reset() first")
+        self._check_started()
+        agent = self.agent_selection
         if not self.agents:
             raise RuntimeError("the episode is over and every agent has left it: call reset() to start a new one")
         if self.terminations[agent] or self.truncations[agent]:
@@ -201,7 +215,16 @@ class raw_env(AECEnv):
                                 "winner": int(r["winner"])}
 
     # ------------------------------------------------------------------ views
+    def last(self, observe: bool = True):
+        self._check_started()
+        return super().last(observe)
+
+    def _check_started(self) -> None:
+        if getattr(self, "agent_selection", None) is None:
+            raise RuntimeError("the game has not started: call reset() first")
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._check_started()
         seat = self.agent_name_mapping[agent]
         self._seat[0] = seat
         observation = self.engine.observe(self._seat)[0].copy()
@@ -212,6 +235,7 @@ class raw_env(AECEnv):
         return {"observation": observation, "action_mask": mask}
 
     def state(self) -> np.ndarray:
+        self._check_started()
         return self.engine.state_tensor()[0]
 
     def action_to_str(self, action: int) -> str:
@@ -222,9 +246,8 @@ class raw_env(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        observer = self.render_observer
-        if observer is not None and observer not in self.possible_agents:
-            raise ValueError(f"render_observer must be None (every hand) or one of {self.possible_agents}, got {observer!r}")
+        observer = self._check_observer()
+        self._check_started()
         text = render_text(self.engine, 0, observer=None if observer is None else self.agent_name_mapping[observer])
         if self.render_mode == "human":
             print(text)
@@ -233,6 +256,14 @@ class raw_env(AECEnv):
 
     def close(self) -> None:
         pass
+
+    def _check_observer(self) -> str | None:
+        """``render_observer``: None or an agent's name, else a ``ValueError``."""
+        observer = self.render_observer
+        players = [f"player_{seat}" for seat in range(self.rules.num_players)]
+        if observer is not None and observer not in players:
+            raise ValueError(f"render_observer must be None (every hand) or one of {players}, got {observer!r}")
+        return observer
 
     # ------------------------------------------------------------------ save / restore
     def save_game(self) -> dict[str, Any]:
@@ -253,6 +284,7 @@ class raw_env(AECEnv):
         except (TypeError, ValueError) as error:
             raise ValueError(f"the saved game's 'rules' are not valid rules: {error}") from error
         if rules != self.rules:
-            raise ValueError("the saved game was played under different rules than this env's")
+            raise ValueError("the saved game was played under other rules than this env's: "
+                             + "; ".join(rules_differences(rules, self.rules, ("saved", "env"))))
         self.engine.load(0, saved["position"])  # checks the whole position before it writes anything
         self._begin_episode()

@@ -38,7 +38,7 @@ import numpy as np
 from rummy_env.engine import RummyEngine
 from rummy_env.agents.base import act_on, check_agent_fits
 from rummy_env.engine.state import truncated
-from rummy_env.inputs import as_action, as_actions
+from rummy_env.inputs import as_action, as_actions, count
 from rummy_env.rules import RummyRules, make_rules
 from rummy_env.sampling import uniform_legal_actions
 
@@ -54,6 +54,7 @@ class LearnerSeats:
             learner_seat = int(learner_seat)
         if not (learner_seat == "random" or (type(learner_seat) is int and 0 <= learner_seat < rules.num_players)):
             raise ValueError(f"learner_seat must be a seat 0..{rules.num_players - 1} or 'random', got {learner_seat!r}")
+        num_envs = count(num_envs, "num_envs")
         self.engine = RummyEngine(rules, batch_size=num_envs, parallel=parallel)
         self.opponent = opponent_for(opponent, rules)
         self.learner_seat = learner_seat

@@ -48,6 +48,7 @@ import numpy as np
 
 from rummy_env.engine import RummyEngine
 from rummy_env.engine.state import truncated
+from rummy_env.inputs import count
 from rummy_env.rules import RummyRules, make_rules
 
 
@@ -59,7 +60,7 @@ class RummyVectorEnv:
     def __init__(self, num_envs: int, rules: str | RummyRules = "basic", num_players: int | None = None,
                  seed: int | None = None, parallel: bool | None = None, **overrides: Any):
         self.rules = make_rules(rules, num_players, **overrides)
-        self.num_envs = num_envs
+        self.num_envs = num_envs = count(num_envs, "num_envs")
         self.num_players = self.rules.num_players
         self.engine = RummyEngine(self.rules, batch_size=num_envs, parallel=parallel)
         self.single_observation_space = gymnasium.spaces.Dict({
