@@ -37,7 +37,7 @@ class GinHeuristicAgent:
 
     def __init__(self, rules: RummyRules, take_gain: int = 4):
         if rules.ruleset != "gin":
-            raise ValueError(f"GinHeuristicAgent plays ruleset 'gin', not {rules.ruleset!r}")
+            raise ValueError(f"{type(self).__name__} plays ruleset 'gin', not {rules.ruleset!r}")
         self.rules = rules
         self.take_gain = take_gain
         self.check_inputs = InputCheck(rules)

@@ -15,6 +15,7 @@ UNDO, TAKE, SWAP in rami51).
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -37,8 +38,8 @@ class ISMCTSAgent(SearchAgent):
         for name, value in (("iterations", iterations), ("worlds", worlds), ("chunk", chunk)):
             if value < 1:
                 raise ValueError(f"{name} must be at least 1, got {value}")
-        if not exploration >= 0:
-            raise ValueError(f"exploration must be >= 0, got {exploration!r}")
+        if not (math.isfinite(exploration) and exploration >= 0):
+            raise ValueError(f"exploration must be a finite number >= 0, got {exploration!r}")
         super().__init__(rules, blueprint, rollout, belief, oracle, burn, thin, seconds)
         self.iterations, self.exploration, self.chunk = iterations, exploration, chunk
         self.max_worlds = worlds

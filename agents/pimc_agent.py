@@ -27,6 +27,7 @@ at most ``worlds`` worlds.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -49,6 +50,8 @@ class PIMCAgent(SearchAgent):
             raise ValueError(f"worlds must be at least 2 (a standard error needs two), got {worlds}")
         if chunk < 2:
             raise ValueError(f"chunk must be at least 2 worlds, got {chunk}")
+        if not (math.isfinite(z) and z >= 0):
+            raise ValueError(f"z (standard errors a move must gain) must be a finite number >= 0, got {z!r}")
         super().__init__(rules, blueprint, rollout, belief, oracle, burn, thin, seconds)
         self.max_worlds, self.z, self.chunk = worlds, z, chunk
 

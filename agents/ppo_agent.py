@@ -229,8 +229,9 @@ def read_checkpoint(path: str, required: tuple[str, ...]) -> dict[str, Any]:
     """Load a torch file safely (``weights_only``) and check it is a dict with the ``required`` keys."""
     try:
         content = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch raises many types for a damaged file: one message for all
-        raise ValueError(f"{path} is not a readable checkpoint ({type(error).__name__}: {error})") from error
+    except Exception as error:  # torch raises many types for a damaged file, with advice that does not apply here
+        raise ValueError(f"{path} is not a readable checkpoint: torch.load failed with {type(error).__name__} (a "
+                         "checkpoint is a .pt file written by rummy train: policy.pt or checkpoint_*.pt)") from error
     if not isinstance(content, dict) or content.get("format") not in (POLICY_FORMAT, CHECKPOINT_FORMAT):
         raise ValueError(f"{path} is not a rummy PPO checkpoint (no known 'format' entry)")
     missing = [key for key in required if key not in content]

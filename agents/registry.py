@@ -84,6 +84,9 @@ def make_agent(spec: str, rules: RummyRules) -> Policy:
         from rummy_env.agents.rllib_agent import RLlibAgent
 
         return RLlibAgent.load(path, rules)
+    if kind in ("ppo", "sb3", "rllib") and not path:
+        raise ValueError(f"agent spec {spec!r} needs a checkpoint: {kind}:PATH"
+                         + (f" or {kind}:NAME of a shipped one ({', '.join(assets.names('checkpoint'))})" if kind == "ppo" else ""))
     raise ValueError(f"unknown agent spec {spec!r}; known kinds: {', '.join(KINDS)}")
 
 

@@ -36,9 +36,13 @@ class SB3Agent:
         whose observation or action sizes do not fit those rules is refused with a ``ValueError``."""
         from sb3_contrib import MaskablePPO
 
-        model = MaskablePPO.load(str(path), device="cpu")
+        try:
+            model = MaskablePPO.load(str(path), device="cpu")
+        except Exception as error:  # a file of another kind: SB3 raises anything from AssertionError to KeyError
+            raise ValueError(f"{path} is not a stable-baselines3 MaskablePPO model (a .zip from model.save, e.g. "
+                             f"training/train_sb3.py): loading it failed with {type(error).__name__}") from error
         expected = (ObservationLayout(rules).size, ActionLayout.for_rules(rules).num_actions)
-        found = (model.observation_space.shape[0], model.action_space.n)
+        found = (int(model.observation_space.shape[0]), int(model.action_space.n))
         if found != expected:
             raise ValueError(f"{path}: model has (observation, action) sizes {found}, but ruleset "
                              f"{rules.ruleset!r} with {rules.num_players} players needs {expected}")

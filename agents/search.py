@@ -162,6 +162,8 @@ def parse_options(text: str, allowed: dict[str, type]) -> dict[str, Any]:
             raise ValueError(f"search option {item!r} is not one of {', '.join(f'{k}=...' for k in allowed)}")
         if not sep:
             raise ValueError(f"search option {key!r} needs a value: {key}=VALUE")
+        if key in options:
+            raise ValueError(f"search option {key!r} is given twice")
         kind = allowed[key]
         try:
             options[key] = (value.strip().lower() in ("1", "true", "yes")) if kind is bool else kind(value.strip())

@@ -37,6 +37,11 @@ def names(kind: str) -> list[str]:
     return sorted(path.stem for path in (ROOT / folder).glob(f"*{extension}"))
 
 
+def folder(kind: str) -> Path:
+    """Where the shipped files of ``kind`` lie (in the wheel, or the checkout's folder)."""
+    return ROOT / _kind(kind)[0]
+
+
 def path(kind: str, name: str) -> Path:
     """The shipped file ``name`` (extension optional) of ``kind``."""
     folder, extension = _kind(kind)

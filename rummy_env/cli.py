@@ -15,6 +15,7 @@ a traceback; ``arena`` and ``train`` need the ``train`` extra (``pip install "ru
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tomllib
 from pathlib import Path
@@ -54,17 +55,22 @@ def play(args: argparse.Namespace) -> int:
     from rummy_env import terminal_game as tg
     from rummy_env.records import GameRecord
 
+    if args.seed is not None and not 0 <= args.seed < 2**64:
+        raise ValueError(f"--seed must be an integer 0..2**64-1, got {args.seed}")
     if args.resume:
         record = GameRecord.load(args.resume)
         if args.rules or args.players or args.knob or args.episode:
             record.check_rules(build_rules(args.rules or record.rules["ruleset"], args.players or record.rules["num_players"],
                                            args.episode or record.rules.get("episode", "hand"), args.knob or []))
         human, specs = tg.resume_specs(record, args.opponents)
+        for option, given, kept in (("--seat", args.seat, human), ("--seed", args.seed, record.seed)):
+            if given is not None and given != kept:
+                raise ValueError(f"{option} {given}: the saved game has {kept} ({option} cannot change when resuming)")
         rules = record.rules_object()
         save_path = Path(args.save) if args.save else Path(args.resume)
     else:
         rules = build_rules(args.rules or "basic", args.players or 2, args.episode or "game", args.knob or [])
-        human = args.seat
+        human = 0 if args.seat is None else args.seat
         if not 0 <= human < rules.num_players:
             raise ValueError(f"--seat must be a seat 0..{rules.num_players - 1}, got {human}")
         specs = tg.opponent_specs(args.opponents or "heuristic", rules.num_players, human)
@@ -96,7 +102,8 @@ def replay(args: argparse.Namespace) -> int:
     names = replay_html.names_of(record)
     if args.observer is not None and not 0 <= args.observer < len(names):
         raise ValueError(f"--observer must be a seat 0..{len(names) - 1}, got {args.observer}")
-    print(f"{Path(args.file).name}: {record.rules['ruleset']}, {record.rules['num_players']} players, seed {record.seed}, "
+    rules = record.rules_object()
+    print(f"{Path(args.file).name}: {rules.ruleset}, {rules.num_players} players, seed {record.seed}, "
           f"{len(record.actions)} moves; " + ", ".join(f"player_{seat} = {name}" for seat, name in enumerate(names)))
     for move, actor, words, engine in replay_html.walk(record, to=args.to):
         if move and not args.quiet:
@@ -131,7 +138,7 @@ def parser() -> argparse.ArgumentParser:
                                           "random, greedy, heuristic, ppo:PATH (or the shipped ppo:basic_2p, ppo:basic_4p, "
                                           "ppo:rami51_2p), sb3:PATH, pimc, ismcts; gin: lookahead, openspiel_bot "
                                           "(default heuristic)")
-    game.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    game.add_argument("--seat", type=int, help="your seat (default 0)")
     game.add_argument("--seed", type=int, help="the game's seed (default: a fresh one, shown at the start)")
     game.add_argument("--episode", choices=("hand", "game"), help="play one hand or a whole game (default game)")
     game.add_argument("--set", dest="knob", action="append", type=parse_knob, metavar="KNOB=VALUE",
@@ -172,6 +179,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\nrummy {command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader stopped (rummy replay FILE | head): nothing more to say
+        sys.stdout = open(os.devnull, "w")  # the interpreter's final flush must not fail again
+        return 0
     except ModuleNotFoundError as error:
         print(f"rummy {command}: error: this needs the optional package {error.name!r}: "
               f"pip install \"rummy_env[train]\"", file=sys.stderr)

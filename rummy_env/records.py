@@ -36,13 +36,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
 
 from rummy_env import cards
-from rummy_env.inputs import is_integer
+from rummy_env.actions import ActionLayout
+from rummy_env.inputs import as_action, is_integer
 from rummy_env.engine import IllegalActionError, RummyEngine
 from rummy_env.rules import RummyRules, make_rules, rules_differences
 
@@ -118,16 +120,25 @@ class GameRecord:
         try:
             engine.reset(row_seeds=[self.seed], decks=decks, dealers=None if self.dealer is None else [self.dealer])
         except ValueError as error:
-            raise RecordError(f"the record's deal cannot be set up: {error}") from None
+            raise RecordError(f"the record's deal cannot be set up (deck: an ordering of the {rules.deck_size} cards; "
+                              f"dealer: a seat 0..{rules.num_players - 1}): {error}") from None
         return engine
 
     def play(self, engine: RummyEngine, action: int) -> None:
-        """Step ``engine`` (at this record's last move) by ``action`` and append it; an illegal action
-        raises ``IllegalActionError`` and leaves both unchanged."""
-        engine.step(np.array([action], dtype=np.int64))
+        """Step ``engine`` (a one-row engine at this record's last move, from ``start`` or ``replay``) by ``action``
+        and append it; an illegal action raises ``IllegalActionError``, an engine under other rules or whose game
+        is over a ``RecordError``, and both are left unchanged."""
+        if engine.batch_size != 1:
+            raise RecordError(f"a record plays on a one-row engine (start() or replay()), got {engine.batch_size} rows")
+        differ = rules_differences(self.rules_object(), engine.rules, ("record", "engine"))
+        if differ:
+            raise RecordError("the engine plays other rules than the record: " + "; ".join(differ))
+        if engine.done[0]:
+            raise RecordError(f"the game is over after move {len(self.actions)}: a record takes no move after its end")
+        engine.step(np.array([as_action(action)], dtype=np.int64))
         self.actions.append(int(action))
 
-    def replay(self, to: int | None = None, rules: RummyRules | None = None) -> RummyEngine:
+    def replay(self, to: int | None = None, rules: RummyRules | str | None = None) -> RummyEngine:
         """A one-row engine after the first ``to`` moves (default: all). With ``rules``, a record
         played under other rules is refused, naming the knobs that differ."""
         if rules is not None:
@@ -164,8 +175,9 @@ class GameRecord:
                               f"does not match this game (written by rummy_env {self.rummy_env_version})") from None
 
     def check_rules(self, rules: RummyRules) -> None:
-        """Raise ``RecordError`` naming every knob in which the record's rules differ from ``rules``."""
-        differ = rules_differences(self.rules_object(), rules, ("record", "asked"))
+        """Raise ``RecordError`` naming every knob in which the record's rules differ from ``rules`` (a
+        ``RummyRules``, a preset name or a rules file, as ``make_rules`` takes them)."""
+        differ = rules_differences(self.rules_object(), make_rules(rules), ("record", "asked"))
         if differ:
             raise RecordError("the record was played under other rules: " + "; ".join(differ))
 
@@ -204,13 +216,19 @@ class GameRecord:
             raise RecordError(f"the record has format version {version!r}; rummy_env {package_version()} reads format "
                               f"version {FORMAT_VERSION} (written by rummy_env {values['rummy_env_version']})")
         written, here = str(values["rummy_env_version"]), package_version()
+        if not re.fullmatch(r"\d+\.\d+(\.\d+)?\S*", written):
+            raise RecordError(f"the record's rummy_env_version {written!r} is not a version such as '0.1.0'")
         if check_version and release_series(written) != release_series(here):
             raise RecordError(f"the record was written by rummy_env {written} and this is rummy_env {here}: games can "
                               f"replay differently across release series ({release_series(written)} vs "
                               f"{release_series(here)}); replay it with rummy_env {release_series(written)}.x")
         record = cls(**{key: value for key, value in values.items() if key != "format"})
         record._check_fields()
-        record.rules_object()
+        actions = ActionLayout.for_rules(record.rules_object()).num_actions  # a RecordError if the rules are not valid
+        for move, action in enumerate(record.actions):
+            if action >= actions:
+                raise RecordError(f"move {move + 1} of the record (action {action}) is outside these rules' action "
+                                  f"space 0..{actions - 1}")
         return record
 
     @classmethod
@@ -243,8 +261,10 @@ class GameRecord:
                 self.deck = [cards.name(card) for card in _card_types(self.deck)]
             except (TypeError, ValueError) as error:
                 raise RecordError(f"the record's deck is not a list of cards: {error}") from None
-        if self.agents is not None and not (isinstance(self.agents, list) and all(isinstance(a, str) for a in self.agents)):
-            raise RecordError("the record's agents must be a list of names, one per seat")
+        if self.agents is not None and not (isinstance(self.agents, list) and all(isinstance(a, str) for a in self.agents)
+                                            and len(self.agents) == self.rules.get("num_players")):
+            raise RecordError(f"the record's agents must be a list of names, one per seat ({self.rules.get('num_players')}),"
+                              f" got {self.agents!r}")
         if not isinstance(self.meta, dict):
             raise RecordError("the record's meta must be a dict")
 

@@ -32,7 +32,7 @@ import tomllib
 
 import numpy as np
 
-from rummy_env import cards
+from rummy_env import assets, cards
 from rummy_env.knobs import (
     AUTO, BASIC_HAND_SIZES, BASIC_KNOBS, ENV_KNOBS, GIN_KNOBS, GIN_ONLY, GIN_PRESETS, LEBANESE_KNOBS, PRESETS, RULESETS,
     SHARED_KNOBS, knob_choices, resolve_defaults, same,
@@ -295,7 +295,8 @@ class RummyRules:
         may still change.
         """
         if name not in PRESETS:
-            raise ValueError(f"unknown ruleset {name!r}; available: {PRESETS}")
+            raise ValueError(f"unknown ruleset {name!r}; available: {PRESETS} (make_rules and the command line also "
+                             f"take the shipped rules files {assets.names('rules')} and paths of .toml files)")
         if name in GIN_PRESETS:
             if overrides.get("ruleset", "gin") != "gin":
                 raise ValueError(f"preset {name!r} is ruleset 'gin'; it cannot be given ruleset={overrides['ruleset']!r}")
@@ -318,8 +319,9 @@ class RummyRules:
                      if (close := difflib.get_close_matches(str(name), known, n=1))]
             raise ValueError(f"unknown rules knob(s) {unknown}" + (f" ({'; '.join(hints)})" if hints else "")
                              + f"; known knobs: {sorted(known)}")
-        if "num_players" not in values:
-            raise ValueError("the knob 'num_players' is required")
+        for required in ("ruleset", "num_players"):
+            if required not in values:
+                raise ValueError(f"the knob {required!r} is required")
         return cls(**dict(values))
 
     @classmethod
@@ -467,7 +469,8 @@ def make_rules(rules: str | Path | RummyRules = "basic", num_players: int | None
 
     ``rules`` is a preset name (``PRESETS``; ``num_players`` defaults to 2 there), the path of a rules
     file (``*.toml``, e.g. ``configs/rules/basic_game_to_150.toml``; the arguments override its values,
-    as in ``RummyRules.from_toml``) or a ``RummyRules``. A ``RummyRules`` is complete: it keeps every
+    as in ``RummyRules.from_toml``), the name of a rules file shipped with the package
+    (``rummy_env.assets.names("rules")``, e.g. ``"basic_game_to_150"``) or a ``RummyRules``. A ``RummyRules`` is complete: it keeps every
     value, its player count and episode setting included, and an argument that contradicts one of
     them is refused with a ``ValueError`` (change it with ``rules.replace(...)``). Arguments left out
     (``num_players=None``) never replace a value a file or a ``RummyRules`` sets.
@@ -494,6 +497,8 @@ def make_rules(rules: str | Path | RummyRules = "basic", num_players: int | None
     if not isinstance(rules, str):
         raise TypeError(f"rules must be a preset name {PRESETS}, a RummyRules or the path of a .toml rules file, "
                         f"got {type(rules).__name__}")
+    if rules not in PRESETS and rules in assets.names("rules"):  # a shipped rules file by name, e.g. basic_ace_high
+        return RummyRules.from_toml(assets.rules_config(rules), **overrides)
     return RummyRules.preset(rules, **overrides)
 
 

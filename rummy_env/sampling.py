@@ -48,7 +48,8 @@ def pick_legal_actions(mask: np.ndarray, uniforms: np.ndarray, out: np.ndarray, 
 
 
 def uniform_legal_actions(action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of ``action_mask`` ``(B, A)`` (one thread, as the engine)."""
+    """One uniformly random legal action per row of ``action_mask`` ``(B, A)`` (one thread, as the engine); a row
+    with no legal action (a finished game's) gets action 0, which ``RummyEngine.step`` ignores for such a row."""
     mask = np.atleast_2d(action_mask)
     actions = np.empty(mask.shape[0], dtype=np.int64)
     pick_legal_actions(mask, rng.random(mask.shape[0]), actions)

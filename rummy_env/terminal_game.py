@@ -224,7 +224,9 @@ def new_record_path(seed: int, folder: Path = Path(".")) -> Path:
 
 def opponent_specs(text: str, players: int, human: int) -> dict[int, str]:
     """Seat -> agent spec: one spec for every other seat, or one per other seat in seat order."""
-    specs = [spec.strip() for spec in text.split(",") if spec.strip()]
+    specs = [spec.strip() for spec in text.split(",")]
+    if not all(specs):
+        raise ValueError(f"--opponents {text!r} has an empty spec: name an agent between every two commas")
     others = [seat for seat in range(players) if seat != human]
     if len(specs) == 1:
         specs = specs * len(others)

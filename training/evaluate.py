@@ -37,6 +37,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from rummy_env import assets
 from rummy_env.agents.registry import agent_name, make_agent
 from rummy_env.cli import build_rules, parse_knob
 from rummy_env.rules import RummyRules, make_rules
@@ -258,7 +259,8 @@ def league_readme(out: Path, games: int, seed: int, checkpoints: Path, readme: P
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog="rummy arena", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", nargs="?", choices=("match", "league"), default="match",
                         help="'match': the league of --agents under one ruleset; 'league': the README tables")
     parser.add_argument("--rules", default="basic", help="preset name or a rules TOML file")
@@ -276,7 +278,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--records", nargs="?", const="", metavar="DIR",
                         help="write a game record per game (rummy replay) under DIR (default OUT/records)")
     parser.add_argument("--checkpoints-dir", type=Path, help="win rate vs steps of these checkpoints against --agents[0]")
-    parser.add_argument("--checkpoints", type=Path, default=Path("checkpoints"), help="league mode: where the PPO checkpoints are")
+    parser.add_argument("--checkpoints", type=Path, default=assets.folder("checkpoint"),
+                        help="league mode: where the PPO checkpoints are (default: the shipped ones)")
     parser.add_argument("--log", type=Path, help="a CSV or TensorBoard log to plot as a learning curve")
     parser.add_argument("--log-tag", help="the logged value to plot (CSV column or TensorBoard tag)")
     parser.add_argument("--readme", type=Path, help=f"league mode: also replace the {README_START} block of this file")
@@ -293,10 +296,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.mode == "match" and not args.checkpoints_dir and len(args.agents) < 2:
         parser.error(f"the arena needs two or more agents (--agents A B ...), got only {args.agents[0]!r}; to play an "
                      f"agent against itself, name it twice: --agents {args.agents[0]} {args.agents[0]}")
-    if args.mode == "league" and args.knob:
-        parser.error("league mode plays the README's presets as they are; --set applies to match mode only")
+    if args.mode == "league":
+        given = [option for option, value, default in (
+            ("--set", args.knob, None), ("--rules", args.rules, "basic"), ("--players", args.players, 2),
+            ("--episode", args.episode, "hand"), ("--agents", args.agents, ["heuristic", "random"]),
+            ("--records", args.records, None), ("--checkpoints-dir", args.checkpoints_dir, None)) if value != default]
+        if given:
+            parser.error(f"league mode plays the README's presets, agents and checkpoints as they are; {', '.join(given)} "
+                         "apply to match mode only")
+    elif args.readme:
+        parser.error("--readme is for league mode (it replaces the README's league tables)")
     if args.checkpoints_dir and not args.checkpoints_dir.is_dir():
         parser.error(f"--checkpoints-dir {args.checkpoints_dir} is not a folder")
+    if args.torch_threads is not None and args.torch_threads < 1:
+        parser.error(f"--torch-threads must be at least 1, got {args.torch_threads}")
     if args.torch_threads:
         import torch
 

@@ -1,7 +1,7 @@
 """PPO self-play for rummy on the native ``RummyVectorEnv`` (CleanRL style: the algorithm in one file).
 
-    python training/ppo_selfplay.py --config configs/ppo/basic_2p.toml --out runs/basic_2p
-    python training/ppo_selfplay.py --resume runs/basic_2p/checkpoint_000100.pt --out runs/basic_2p
+    rummy train --config basic_2p --out runs/basic_2p       (a shipped config by name, or a .toml path)
+    rummy train --resume runs/basic_2p/checkpoint_000100.pt --out runs/basic_2p
     tensorboard --logdir runs
 
 **One shared policy, many seats.** Every row of the vector env is a game; at each step the policy
@@ -374,7 +374,8 @@ def resume_config(checkpoint: str, config_path: str | None, **overrides: Any) ->
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog="rummy train", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", help="TOML config (see PPOConfig): a path or the name of a shipped one (basic_2p, "
                                          f"rami51_2p); default {DEFAULT_CONFIG}, or with --resume the checkpoint's own")
     parser.add_argument("--total-steps", type=int, help="override the config's total env steps")

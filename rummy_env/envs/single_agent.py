@@ -72,9 +72,15 @@ class LearnerSeats:
         if self.opponent is None:
             return uniform_legal_actions(mask, self.rng)
         if hasattr(self.opponent, "act"):
-            return np.asarray(act_on(self.opponent, observation, mask, self.rng, self.engine.state[rows],
-                                     self.engine.undo_copies[rows]), dtype=np.int64)
-        return np.asarray(self.opponent(observation, mask), dtype=np.int64)
+            actions = act_on(self.opponent, observation, mask, self.rng, self.engine.state[rows],
+                             self.engine.undo_copies[rows])
+        else:
+            actions = self.opponent(observation, mask)
+        actions = as_actions(actions)  # integer ids only, as the learner's
+        if actions.shape != (mask.shape[0],):
+            raise ValueError(f"the opponent must return one action per row it was given ({mask.shape[0]}), got an "
+                             f"array of shape {actions.shape}")
+        return actions
 
     def start(self, rows: np.ndarray) -> None:
         """New episodes in ``rows``, advanced to the learner's first decision."""
@@ -158,6 +164,8 @@ class RummyGymEnv(gymnasium.Env):
         return self.core.observation()[0].copy(), self._info()
 
     def step(self, action: int):
+        if self.core.engine.done[0]:
+            raise RuntimeError("the episode is over: call reset() to start a new one")
         reward = float(self.core.learner_step(np.array([as_action(action)]))[0])
         done = bool(self.core.engine.done[0])
         cut = done and bool(truncated(self.core.engine.state[0]))

@@ -1,0 +1,145 @@
+"""Bad input to the tools around the engine (the second newcomer trial of the 7th stop): game records, the
+command line, agent specs and search options, the single-agent env, belief sampling. Each case was accepted
+quietly, or failed with a traceback or a misleading message, before.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pytest
+
+from rummy_env import RummyEngine, RummyGymEnv, RummyRules, cli
+from rummy_env.agents.registry import make_agent
+from rummy_env.beliefs import sample_worlds
+from rummy_env.records import GameRecord, RecordError
+from rummy_env.rules import make_rules
+from rummy_env.sampling import uniform_legal_actions
+
+
+def finished_record(seed: int = 0):
+    record = GameRecord.new("basic", seed=seed, max_turns_per_round=4)
+    engine = record.start()
+    rng = np.random.default_rng(seed)
+    while not engine.done[0]:
+        record.play(engine, int(uniform_legal_actions(engine.legal_action_mask(), rng)[0]))
+    return record, engine
+
+
+def test_a_record_takes_no_move_after_the_end_nor_on_an_engine_of_other_rules():
+    record, engine = finished_record()
+    moves = len(record.actions)
+    with pytest.raises(RecordError, match="the game is over"):
+        record.play(engine, 0)
+    other = RummyEngine(RummyRules.preset("basic", ace_high_or_low=True), 1)
+    other.reset(seed=0)
+    with pytest.raises(RecordError, match="other rules .*ace_high_or_low"):
+        record.play(other, 0)
+    assert len(record.actions) == moves
+
+
+def edited(record: GameRecord, tmp_path, change) -> str:
+    values = record.to_dict()
+    change(values)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(values))
+    return str(path)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda v: v["rules"].pop("ruleset"), "'ruleset' is required"),
+    (lambda v: v.update(agents=["a"]), "agents must be a list of names, one per seat"),
+    (lambda v: v.update(rummy_env_version="abc"), "is not a version"),
+    (lambda v: v["actions"].__setitem__(3, 99999), "move 4 of the record .* outside"),
+], ids=["no ruleset", "agents", "version", "action"])
+def test_edited_records_are_refused_by_load_and_by_rummy_replay(tmp_path, capsys, change, message):
+    record, _ = finished_record()
+    path = edited(record, tmp_path, change)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.load(path)
+    assert cli.main(["replay", path]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_replay_checks_rules_given_by_name():
+    record, _ = finished_record()
+    with pytest.raises(RecordError, match="ruleset: record 'basic', asked 'rami51'"):
+        record.replay(rules="rami51")
+    record.replay(rules=make_rules("basic", max_turns_per_round=4))
+
+
+def test_rummy_play_refuses_what_it_would_ignore(tmp_path, capsys, monkeypatch):
+    saved = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))  # quit at once: the game is saved
+    cli.main(["play", "--save", str(saved), "--seed", "5"])
+    assert saved.is_file()
+    capsys.readouterr()
+    for argv, message in ((["--resume", str(saved), "--seat", "1"], "--seat 1: the saved game has 0"),
+                          (["--resume", str(saved), "--seed", "9"], "--seed 9: the saved game has 5"),
+                          (["--opponents", ",heuristic"], "empty spec"),
+                          (["--seed", "-1"], "--seed must be an integer")):
+        assert cli.main(["play", *argv]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_the_arena_league_refuses_match_options_and_finds_the_shipped_checkpoints(capsys):
+    for argv in (["league", "--rules", "rami51"], ["league", "--agents", "greedy", "random"], ["--readme", "x.md"]):
+        with pytest.raises(SystemExit):
+            cli.main(["arena", *argv])
+        assert "usage: rummy arena" in capsys.readouterr().err
+    from rummy_env import assets
+
+    assert (assets.folder("checkpoint") / "basic_2p.pt").is_file()  # the league's default, wherever it runs
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("pimc:z=nan", "z .* finite"), ("ismcts:exploration=inf", "exploration must be a finite"),
+    ("pimc:worlds=4,worlds=8", "given twice"), ("ppo:", "needs a checkpoint"), ("lookahead", "GinLookaheadAgent"),
+])
+def test_agent_specs_are_checked(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec, make_rules("basic"))
+
+
+def test_a_file_that_is_not_a_checkpoint_is_named_as_such(tmp_path):
+    path = tmp_path / "rules.pt"
+    path.write_text('ruleset = "basic"\n')
+    with pytest.raises(ValueError, match="not a readable checkpoint: torch.load failed .* written by rummy train"):
+        make_agent(f"ppo:{path}", make_rules("basic"))
+
+
+def test_the_single_agent_env_refuses_a_step_after_the_end_and_checks_callable_opponents():
+    env = RummyGymEnv(max_turns_per_round=4)
+    env.reset(seed=0)
+    done = False
+    while not done:
+        _, _, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        done = terminated or truncated
+    with pytest.raises(RuntimeError, match="episode is over"):
+        env.step(0)
+    for opponent, message in ((lambda obs, mask: np.zeros(len(mask) + 1, np.int64), "one action per row"),
+                              (lambda obs, mask: np.zeros(len(mask)) + 0.5, "integer action ids")):
+        env = RummyGymEnv(opponent=opponent, learner_seat=1)
+        with pytest.raises(ValueError, match=message):
+            env.reset(seed=0)
+
+
+@pytest.mark.parametrize("arguments, message", [({"seat": 1.7}, "seat must be an integer"),
+                                                ({"seat": True}, "seat must be an integer"),
+                                                ({"seed": 1.5}, "seed must be an integer"),
+                                                ({"seed": None}, "seed must be an integer")])
+def test_sample_worlds_checks_its_arguments(arguments, message):
+    rules = make_rules("basic")
+    engine = RummyEngine(rules, 1)
+    engine.reset(seed=0)
+    values = {"seat": 0, "n": 2, "seed": 0} | arguments
+    with pytest.raises(ValueError, match=message):
+        sample_worlds(rules, engine.state[0], values["seat"], values["n"], values["seed"])
+
+
+def test_shipped_rules_files_are_named_like_presets():
+    assert make_rules("basic_ace_high").ace_high_or_low is True
+    with pytest.raises(ValueError, match="shipped rules files"):
+        make_rules("no_such_rules")
