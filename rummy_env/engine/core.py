@@ -254,9 +254,13 @@ class RummyEngine:
 
     def _seats(self, seats, rows: int) -> np.ndarray:
         """``seats`` as ``(rows,)`` int8, a single seat standing for every row; a seat outside 0..P-1, a
-        non-integer or a wrong length is a ``ValueError``."""
-        array = np.asarray(seats)
+        non-integer or a wrong length is a ``ValueError``. An int8 array of that shape is checked where it is
+        (the AEC env's case at every step: a compiled loop, not numpy's reductions and copies)."""
         players = self.rules.num_players
+        if isinstance(seats, np.ndarray) and seats.dtype == np.int8 and seats.shape == (rows,) \
+                and seats.flags.c_contiguous and not observation.seats_outside(seats, players):
+            return seats
+        array = np.asarray(seats)
         if array.dtype.kind not in "iu" or array.ndim > 1 or array.ndim == 1 and array.shape[0] != rows:
             raise ValueError(f"seats must be one integer seat or {rows} of them, got {seats!r}")
         if array.size and (array.min() < 0 or array.max() >= players):

@@ -123,6 +123,15 @@ def observe_rami_turn(r, seat: int, out, offsets, types: int) -> None:
 
 
 @nb.njit(**JIT)
+def seats_outside(seats, players: int) -> bool:
+    """Whether some seat of ``seats`` is outside ``0 .. players - 1``."""
+    for seat in seats:
+        if seat < 0 or seat >= players:
+            return True
+    return False
+
+
+@nb.njit(**JIT)
 def observe_rows(state, seats, out, offsets, players: int, types: int) -> None:
     for i in range(state.shape[0]):
         observe_row(state[i], seats[i], out[i], offsets, players, types)

@@ -95,6 +95,19 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def last(self, observe: bool = True):
         return self.env.last(observe)
 
+    # read by ``agent_iter`` at every step: properties, not two forwards through ``__getattr__``
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection
+
     def step(self, action) -> None:
         self._has_updated = True
         self.env.step(action)

@@ -4,8 +4,9 @@ A depth-first search over the engine's own plays (``moves.apply_play``), applied
 until some legal end of the turn is reached: a discard, or going out by a play. While an UNDO remains and a
 tentative play exists, a position counts as finishable (R24). Positions met twice (the orders of commuting
 plays, and cycles such as a TAKE laid back) are looked up in a table and skipped, ``prune.hopeless`` cuts
-positions with no way out, and iterative deepening finds short ways out before long dead ends are explored: a
-pass that cut no play at its depth limit has met every reachable position, so it proves a dead end.
+positions with no way out, and a search that cut no play at ``SEARCH_DEPTH`` has met every reachable position, so
+it proves a dead end. (Iterative deepening, passes of 2, 4, 8 ... plays, tried twice as many plays for the same
+verdicts in random play; one pass is kept.)
 
 A player who has not opened and has no undo left must open: after ``ASK_BOUND`` plays the search asks the
 opening bound (``witness.opening_verdict``, a DP over the shapes an opening can leave), which proves that no
@@ -193,9 +194,9 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
 
 @nb.njit(**JIT)
 def explore(r, allow_undo: bool, commit_first: bool, budget: int, work, catalogue, catalogue_bits, cfg) -> int:
-    """The depth-first search behind ``search``, over locally legal plays each applied to a copy of the record,
-    with iterative deepening: FINISHED, DEAD, or UNDECIDED past ``budget`` plays or ``SEARCH_DEPTH`` levels (the
-    positions still on the path are not marked dead)."""
+    """The depth-first search behind ``search``, over locally legal plays each applied to a copy of the record:
+    FINISHED, DEAD, or UNDECIDED past ``budget`` plays or ``SEARCH_DEPTH`` levels (the positions still on the
+    path are not marked dead)."""
     scratch, candidates, visited, owners = work[0], work[1], work[2], work[3]
     salt = np.uint64(1 + allow_undo * 2 + commit_first * 4)
     counts = np.zeros(SEARCH_DEPTH, dtype=np.int64)
@@ -203,70 +204,62 @@ def explore(r, allow_undo: bool, commit_first: bool, budget: int, work, catalogu
     committed = np.zeros(SEARCH_DEPTH, dtype=np.bool_)
     where = np.zeros(SEARCH_DEPTH, dtype=np.int64)
     cut = np.zeros(SEARCH_DEPTH, dtype=np.bool_)
-    nodes = 0
-    limit = 2
-    while True:  # iterative deepening
-        search_id = owners[NEXT_ID]
-        owners[NEXT_ID] += 1
-        committed[0] = not commit_first
-        cut[:] = False
-        deep = False  # a play cut at the depth limit in this pass
-        index[:] = 0
-        scratch[0] = r
-        where[0] = remember(visited, owners, search_id, position_hash(r) * salt)
-        if where[0] == -1:
-            return DEAD  # proved dead by an earlier search of this row check
-        where[0] = max(where[0], -2)
-        used = expand(0, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
+    search_id = owners[NEXT_ID]
+    owners[NEXT_ID] += 1
+    committed[0] = not commit_first
+    deep = False  # a play cut at SEARCH_DEPTH
+    scratch[0] = r
+    where[0] = remember(visited, owners, search_id, position_hash(r) * salt)
+    if where[0] == -1:
+        return DEAD  # proved dead by an earlier search of this row check
+    where[0] = max(where[0], -2)
+    nodes = expand(0, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
+    if nodes < 0:
+        return FINISHED
+    owners[PLAYS_TRIED] += nodes
+    level = 0
+    while level >= 0:
+        if index[level] >= counts[level]:
+            if not cut[level]:  # explored to the end: no way out from here
+                mark_dead(owners, where[level])
+            elif level > 0:
+                cut[level - 1] = True
+            level -= 1
+            continue
+        action = candidates[level, index[level]]
+        index[level] += 1
+        if action < 0:
+            continue
+        if level + 1 >= SEARCH_DEPTH:
+            cut[level] = True
+            deep = True
+            continue
+        scratch[level + 1] = scratch[level]
+        child = scratch[level + 1]
+        kind, a, b = decode(action, cfg)
+        apply_play(child, kind, a, b, catalogue, cfg)
+        committed_child = committed[level] or action == COMMIT
+        slot = remember(visited, owners, search_id, position_hash(child) * (salt + np.uint64(8 * committed_child)))
+        if slot == -3:  # met earlier in this search (explored, or on the path: a cycle): not a proof of a dead end
+            cut[level] = True
+            continue
+        if slot == -1:
+            continue
+        level += 1
+        where[level] = slot
+        committed[level] = committed_child
+        index[level] = 0
+        cut[level] = False
+        used = expand(level, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
         if used < 0:
             return FINISHED
         nodes += used
         owners[PLAYS_TRIED] += used
-        level = 0
-        while level >= 0:
-            if index[level] >= counts[level]:
-                if not cut[level]:  # explored to the end: no way out from here
-                    mark_dead(owners, where[level])
-                elif level > 0:
-                    cut[level - 1] = True
-                level -= 1
-                continue
-            action = candidates[level, index[level]]
-            index[level] += 1
-            if action < 0:
-                continue
-            if level + 1 >= limit:
-                cut[level] = True
-                deep = True
-                continue
-            scratch[level + 1] = scratch[level]
-            child = scratch[level + 1]
-            kind, a, b = decode(action, cfg)
-            apply_play(child, kind, a, b, catalogue, cfg)
-            committed_child = committed[level] or action == COMMIT
-            slot = remember(visited, owners, search_id, position_hash(child) * (salt + np.uint64(8 * committed_child)))
-            if slot == -3:  # met earlier in this pass, perhaps cut short there: not a proof of a dead end
-                cut[level] = True
-                continue
-            if slot == -1:
-                continue
-            level += 1
-            where[level] = slot
-            committed[level] = committed_child
-            index[level] = 0
-            cut[level] = False
-            used = expand(level, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
-            if used < 0:
-                return FINISHED
-            nodes += used
-            owners[PLAYS_TRIED] += used
-            if nodes > budget:
-                return UNDECIDED
-        if not deep:  # every position was reached (one met twice was skipped: a cycle, or explored): none ends it
-            return DEAD
-        if limit >= SEARCH_DEPTH:
-            return UNDECIDED  # a way out longer than SEARCH_DEPTH plays cannot be ruled out
-        limit = min(2 * limit, SEARCH_DEPTH)
+        if nodes > budget:
+            return UNDECIDED
+    # every position was reached (one met twice was skipped: a cycle, or explored): none ends the turn, unless a
+    # way out longer than SEARCH_DEPTH plays was cut
+    return UNDECIDED if deep else DEAD
 
 
 @nb.njit(**JIT)
