@@ -85,7 +85,7 @@ def make_agent(spec: str, rules: RummyRules) -> Policy:
 
         return RLlibAgent.load(path, rules)
     if kind in ("ppo", "sb3", "rllib") and not path:
-        raise ValueError(f"agent spec {spec!r} needs a checkpoint: {kind}:PATH"
+        raise ValueError(f"unknown agent spec {spec!r}: {kind} needs a checkpoint, {kind}:PATH"
                          + (f" or {kind}:NAME of a shipped one ({', '.join(assets.names('checkpoint'))})" if kind == "ppo" else ""))
     raise ValueError(f"unknown agent spec {spec!r}; known kinds: {', '.join(KINDS)}")
 

@@ -43,7 +43,7 @@ import numpy as np
 from rummy_env import cards
 from rummy_env.engine.state import state_dtype
 from rummy_env.engine.worlds import FEATURES, NUM_FEATURES, features_rows, mcmc_rows, sample_rows
-from rummy_env.inputs import count, is_integer
+from rummy_env.inputs import is_integer
 from rummy_env.rules import RummyRules
 
 __all__ = ["BeliefModel", "Worlds", "deck_counts", "holding_probabilities", "log_likelihood_gain", "sample_worlds"]
@@ -136,7 +136,9 @@ def sample_worlds(rules: RummyRules, record, seat: int, n: int, seed: int = 0, *
         raise ValueError(f"seat must be an integer 0..{rules.num_players - 1}, got {seat!r}")
     if not is_integer(seed):
         raise ValueError(f"seed must be an integer, got {seed!r}")
-    n, burn, thin = count(n, "n"), count(burn, "burn", 0), count(thin, "thin")
+    if not all(is_integer(value) for value in (n, burn, thin)) or n < 1 or burn < 0 or thin < 1:
+        raise ValueError(f"n and thin must be integers >= 1 and burn an integer >= 0, got n={n!r}, burn={burn!r}, "
+                         f"thin={thin!r}")
     if model is not None and oracle:
         raise ValueError("an oracle sees the other hands: it has nothing to weigh (model=None with oracle=True)")
     if model is not None and model.rules.ruleset != rules.ruleset:
