@@ -61,7 +61,12 @@ def count(value: Any, name: str, low: int = 1) -> int:
 def integers(values: Any, name: str, rows: int, low: int, high: int) -> np.ndarray:
     """``values`` (one integer for every row, or ``rows`` of them) as an array ``(rows,)`` (uint64 when ``low >= 0``,
     else int64), each in ``low..high``; floats, bools, strings or a wrong length are a ``ValueError`` naming ``name``.
-    A list is checked item by item (numpy would turn ``[1, 2**64 - 1]`` into floats)."""
+    A list is checked item by item (numpy would turn ``[1, 2**64 - 1]`` into floats); other sequences (a ``range``,
+    a tensor) are read as an array or a list first."""
+    if hasattr(values, "__array__") and not isinstance(values, np.ndarray):
+        values = np.asarray(values)
+    elif hasattr(values, "__len__") and not isinstance(values, (np.ndarray, list, tuple, str, bytes)):
+        values = list(values)
     array = values if isinstance(values, np.ndarray) else None
     size = array.size if array is not None else len(values) if isinstance(values, (list, tuple)) else 1
     shown = repr(values) if size <= 8 else f"{size} values"

@@ -330,7 +330,7 @@ class RummyRules:
         file without it is refused rather than read as basic)."""
         with open(path, "rb") as handle:
             values = tomllib.load(handle)
-        if "ruleset" not in values:
+        if "ruleset" not in values and "ruleset" not in overrides:
             raise ValueError(f"the rules file {path} names no ruleset: add a line such as ruleset = \"basic\" "
                              f"(one of {RULESETS})")
         return cls.from_dict({**values, **overrides})

@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from rummy_env.inputs import is_integer
 from rummy_env.knobs import (
     BOOLS_BASIC, BOOLS_GIN, BOOLS_RAMI, CHOICES_BASIC, CHOICES_ENV, CHOICES_GIN, CHOICES_RAMI, COUNTER_LIMIT, FIXED_RAMI,
     INTS_GIN,
@@ -36,9 +37,9 @@ def normalise_hand_sizes(sizes: Any) -> Any:
     for players, hand in pairs:
         if isinstance(players, str) and players.isdigit():
             players = int(players)
-        if not (is_int(players) and is_int(hand)):
+        if not (is_integer(players) and is_integer(hand)):
             raise bad()
-        out.append((players, hand))
+        out.append((int(players), int(hand)))
     if len({players for players, _ in out}) != len(out):
         raise bad()
     return tuple(sorted(out))

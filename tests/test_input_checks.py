@@ -216,3 +216,25 @@ def test_a_batch_names_the_row_of_an_illegal_action():
     actions[1] = engine.num_actions - 1  # a discard before the draw
     with pytest.raises(rummy_env.IllegalActionError, match=r"^row 1: player_\d cannot discard"):
         engine.step(actions)
+
+
+def test_array_likes_and_numpy_integers_are_taken_and_a_refused_reset_keeps_the_seed_stream(tmp_path):
+    engine = RummyEngine("basic", 4)
+    engine.reset(row_seeds=range(4), dealers=np.array([0, 1, 0, 1]))
+    assert RummyRules.preset("basic", hand_size_by_players={np.int64(2): np.int64(9)}).hand_size_by_players == ((2, 9),)
+    path = tmp_path / "no_ruleset.toml"
+    path.write_text("num_players = 2\n")
+    assert RummyRules.from_toml(path, ruleset="basic").ruleset == "basic"
+    one, two = RummyEngine("basic", 2), RummyEngine("basic", 2)
+    one.reset(seed=5)
+    two.reset(seed=5)
+    with pytest.raises(ValueError, match="decks"):
+        one.reset(seed=9, decks=np.arange(52) + 0.5)
+    one.reset()
+    two.reset()
+    assert unchanged(one, two.state)
+
+
+def test_render_before_reset_raises_whatever_the_render_mode():
+    with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+        rummy_env.raw_env("basic").render()

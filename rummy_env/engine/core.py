@@ -139,15 +139,15 @@ class RummyEngine:
         dealer_array = np.full(self.batch_size, -1, dtype=np.int64)
         if dealers is not None:
             dealer_array[:] = integers(dealers, "dealers", self.batch_size, 0, self.rules.num_players - 1)
-        if seed is not None:
-            self._seed_rng = np.random.default_rng(seed)
-        if row_seeds is None:  # one draw from the seed stream per restarted row
-            seeds = np.zeros(self.batch_size, dtype=np.uint64)
-            seeds[selected] = self._seed_rng.integers(0, 2**63, size=int(selected.sum()), dtype=np.uint64)
         if decks is None:
             deck_array, use_decks = self._no_decks, False
         else:
             deck_array, use_decks = self._check_decks(decks), True
+        if seed is not None:  # everything is checked: the seed stream may move
+            self._seed_rng = np.random.default_rng(seed)
+        if row_seeds is None:  # one draw from the seed stream per restarted row
+            seeds = np.zeros(self.batch_size, dtype=np.uint64)
+            seeds[selected] = self._seed_rng.integers(0, 2**63, size=int(selected.sum()), dtype=np.uint64)
         self._mask_is_current = False
         self._has_reset = True
         self.drivers.new_game_rows(self.state, selected, seeds, deck_array, use_decks, dealer_array, self._work,

@@ -256,11 +256,11 @@ class raw_env(AECEnv):
         return self.engine.action_to_str(action)
 
     def render(self) -> str | None:
+        self._check_started()
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
         observer = self._check_observer()
-        self._check_started()
         text = render_text(self.engine, 0, observer=None if observer is None else self.agent_name_mapping[observer])
         if self.render_mode == "human":
             print(text)
