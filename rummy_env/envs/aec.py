@@ -134,10 +134,10 @@ class raw_env(AECEnv):
             raise ValueError(f"render_mode {render_mode!r} is not supported; use None, 'human' or 'ansi'")
         self.rules = make_rules(rules, num_players, **overrides)
         self.render_observer = render_observer
-        self._check_observer()
         self.engine = RummyEngine(self.rules, batch_size=1, parallel=False)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.num_players)]
+        self._check_observer()
         self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         size, actions = self.engine.observation_size, self.engine.num_actions
         space = gymnasium.spaces.Dict({
@@ -273,9 +273,9 @@ class raw_env(AECEnv):
     def _check_observer(self) -> str | None:
         """``render_observer``: None or an agent's name, else a ``ValueError``."""
         observer = self.render_observer
-        players = [f"player_{seat}" for seat in range(self.rules.num_players)]
-        if observer is not None and observer not in players:
-            raise ValueError(f"render_observer must be None (every hand) or one of {players}, got {observer!r}")
+        if observer is not None and observer not in self.possible_agents:
+            raise ValueError(f"render_observer must be None (every hand) or one of {self.possible_agents}, "
+                             f"got {observer!r}")
         return observer
 
     # ------------------------------------------------------------------ save / restore
