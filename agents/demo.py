@@ -15,6 +15,7 @@ import rummy_env
 from rummy_env.agents.greedy_agent import GreedyAgent
 from rummy_env.agents.heuristic_agent import HeuristicAgent
 from rummy_env.agents.random_agent import RandomAgent
+from rummy_env.inputs import seed_type
 
 
 def play_one_game(seed: int, players: int) -> None:
@@ -65,7 +66,7 @@ def throughput(players: int, seconds: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--seed", type=seed_type(), default=7)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()

@@ -21,6 +21,8 @@ import tomllib
 from pathlib import Path
 from typing import Any, Sequence
 
+from rummy_env.inputs import seed_type
+
 COMMANDS = {"play": "play against bots in the terminal", "replay": "replay a game record as text or as an HTML page",
             "arena": "games between agents: win rates, intervals, ratings", "train": "PPO self-play training"}
 
@@ -55,8 +57,6 @@ def play(args: argparse.Namespace) -> int:
     from rummy_env import terminal_game as tg
     from rummy_env.records import GameRecord
 
-    if args.seed is not None and not 0 <= args.seed < 2**64:
-        raise ValueError(f"--seed must be an integer 0..2**64-1, got {args.seed}")
     if args.resume:
         record = GameRecord.load(args.resume)
         if args.rules or args.players or args.knob or args.episode:
@@ -139,7 +139,7 @@ def parser() -> argparse.ArgumentParser:
                                           "ppo:rami51_2p), sb3:PATH, pimc, ismcts; gin: lookahead, openspiel_bot "
                                           "(default heuristic)")
     game.add_argument("--seat", type=int, help="your seat (default 0)")
-    game.add_argument("--seed", type=int, help="the game's seed (default: a fresh one, shown at the start)")
+    game.add_argument("--seed", type=seed_type(), help="the game's seed (default: a fresh one, shown at the start)")
     game.add_argument("--episode", choices=("hand", "game"), help="play one hand or a whole game (default game)")
     game.add_argument("--set", dest="knob", action="append", type=parse_knob, metavar="KNOB=VALUE",
                       help="a rules knob, e.g. --set ace_high_or_low=true (repeatable)")
@@ -171,7 +171,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if command in ("arena", "train"):
             return delegate(command, argv[1:])
-        args = parser().parse_args(argv)
+        try:
+            args = parser().parse_args(argv)
+        except SystemExit as exit:  # argparse's own errors (printed) and --help: the status is returned, as for ours
+            return int(exit.code or 0)
         if args.command is None:
             parser().print_help()
             return 2

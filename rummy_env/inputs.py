@@ -14,7 +14,8 @@ ValueError: an action is an integer action id (int or numpy integer), got 0.7 (f
 
 from __future__ import annotations
 
-from typing import Any
+import argparse
+from typing import Any, Callable
 
 import numpy as np
 
@@ -86,3 +87,20 @@ def integers(values: Any, name: str, rows: int, low: int, high: int) -> np.ndarr
     if not ok:
         raise ValueError(f"{name} must be integers {low}..{high}, got {shown}")
     return np.broadcast_to(np.asarray(items, dtype=np.uint64 if low >= 0 else np.int64), (rows,)).copy()
+
+
+
+def seed_type(high: int = 2**64 - 1) -> Callable[[str], int]:
+    """The argparse ``type`` of every command line's ``--seed``: an integer ``0..high``, else argparse's error naming
+    the option (``argument --seed: ...``) instead of a failure further on that blames a config file."""
+
+    def seed(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not 0 <= value <= high:
+            raise argparse.ArgumentTypeError(f"a seed is an integer 0..{high}, got {text!r}")
+        return value
+
+    return seed

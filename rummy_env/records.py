@@ -270,4 +270,10 @@ class GameRecord:
 
 
 def _card_types(deck: Sequence[int | str]) -> list[int]:
-    return [cards.parse(card) if isinstance(card, str) else int(card) for card in deck]
+    """Card names or card-type numbers as numbers; a float or a bool is refused (``int()`` would turn 7.9 into 7)."""
+    types = []
+    for card in deck:
+        if not isinstance(card, str) and not is_integer(card):
+            raise ValueError(f"a card is a name such as '7H' or a card-type number, got {card!r}")
+        types.append(cards.parse(card) if isinstance(card, str) else int(card))
+    return types

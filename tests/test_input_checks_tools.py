@@ -53,7 +53,8 @@ def edited(record: GameRecord, tmp_path, change) -> str:
     (lambda v: v.update(agents=["a"]), "agents must be a list of names, one per seat"),
     (lambda v: v.update(rummy_env_version="abc"), "is not a version"),
     (lambda v: v["actions"].__setitem__(3, 99999), "move 4 of the record .* outside"),
-], ids=["no ruleset", "agents", "version", "action"])
+    (lambda v: v.update(deck=[card + 0.5 for card in range(52)]), "deck is not a list of cards.*0.5"),
+], ids=["no ruleset", "agents", "version", "action", "float deck"])
 def test_edited_records_are_refused_by_load_and_by_rummy_replay(tmp_path, capsys, change, message):
     record, _ = finished_record()
     path = edited(record, tmp_path, change)
@@ -79,9 +80,17 @@ def test_rummy_play_refuses_what_it_would_ignore(tmp_path, capsys, monkeypatch):
     for argv, message in ((["--resume", str(saved), "--seat", "1"], "--seat 1: the saved game has 0"),
                           (["--resume", str(saved), "--seed", "9"], "--seed 9: the saved game has 5"),
                           (["--opponents", ",heuristic"], "empty spec"),
-                          (["--seed", "-1"], "--seed must be an integer")):
+                          (["--seed", "-1"], "argument --seed: a seed is an integer 0..")):
         assert cli.main(["play", *argv]) == 2
         assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["arena", "--agents", "random", "random", "--seed", "-1"],
+                                  ["train", "--seed", "-1"], ["train", "--seed", str(2**63)]])
+def test_a_bad_seed_is_blamed_on_the_option(argv, capsys):
+    with pytest.raises(SystemExit):
+        cli.main(argv)
+    assert "argument --seed: a seed is an integer 0.." in capsys.readouterr().err  # not the config file
 
 
 def test_the_arena_league_refuses_match_options_and_finds_the_shipped_checkpoints(capsys):

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from rummy_env import assets
+from rummy_env.inputs import seed_type
 from rummy_env.training.evaluate import run_league
 from rummy_env.training.ppo_selfplay import fresh_out_dir, load_config, make_env_rules, train
 
@@ -30,7 +31,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=1_500_000, help="env steps of the demo training run")
     parser.add_argument("--games", type=int, default=400, help="arena games per pairing")
     parser.add_argument("--out", type=Path, default=Path("runs/demo"))
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_type(2**63 - 1), default=0)
     args = parser.parse_args()
 
     config = load_config(DEFAULT_CONFIG, total_steps=args.steps, seed=args.seed)

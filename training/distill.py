@@ -36,6 +36,7 @@ from typing import Sequence  # noqa: E402
 import numpy as np  # noqa: E402
 
 from rummy_env.extras import needs_extra  # noqa: E402
+from rummy_env.inputs import seed_type  # noqa: E402
 
 with needs_extra("train", "rummy_env.training.distill"):
     import torch
@@ -149,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--learning-rate", type=float, default=1e-3)
     parser.add_argument("--batch", type=int, default=512)
     parser.add_argument("--rows", type=int, default=256, help="games played at once")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_type(2**63 - 1), default=0)
     parser.add_argument("--torch-threads", type=int, default=1)
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)

@@ -40,6 +40,7 @@ from typing import Any, Sequence
 from rummy_env import assets
 from rummy_env.agents.registry import agent_name, make_agent
 from rummy_env.cli import build_rules, parse_knob
+from rummy_env.inputs import seed_type
 from rummy_env.rules import RummyRules, make_rules
 from rummy_env.training import plots
 from rummy_env.training.arena import (MAX_ROWS, MatchResult, game_seeds, match_result, play_league, play_match,  # noqa: F401
@@ -271,7 +272,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--agents", nargs="+", default=["heuristic", "random"],
                         help="two or more agent specs (agents/registry.py); the same spec twice plays itself")
     parser.add_argument("--games", type=int, default=2000, help="games per pairing (at least 1)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_type(), default=0)
     parser.add_argument("--out", type=Path, default=Path("results"),
                         help="where the reports go; a folder that holds files is left alone (a new OUT-2 is used)")
     parser.add_argument("--overwrite", action="store_true", help="write into --out even if it holds files")

@@ -23,6 +23,7 @@ import numpy as np
 from rummy_env import RummyEngine
 from rummy_env.agents.base import act_on
 from rummy_env.agents.registry import make_agent
+from rummy_env.inputs import seed_type
 from rummy_env.beliefs import BeliefModel, sample_worlds
 from rummy_env.engine.state import PHASE_DRAW
 from rummy_env.engine.worlds import FEATURES, NUM_FEATURES
@@ -106,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--positions", type=int, default=3000)
     parser.add_argument("--worlds", type=int, default=256)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_type(2**63 - 1), default=0)
     parser.add_argument("--l2", type=float, default=1e-2, help="L2 penalty on the standardised weights")
     args = parser.parse_args(argv)
     rules = make_rules(args.rules, args.players)

@@ -61,6 +61,7 @@ from typing import Any, Sequence  # noqa: E402
 import numpy as np  # noqa: E402
 
 from rummy_env.extras import needs_extra  # noqa: E402
+from rummy_env.inputs import seed_type  # noqa: E402
 
 with needs_extra("train", "rummy_env.training.ppo_selfplay"):
     import torch
@@ -382,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--out", default="runs/ppo", help="directory for checkpoints, policy.pt and logs (a new "
                                                           "run needs a new or empty one)")
     parser.add_argument("--resume", help="a checkpoint_*.pt to continue from (its stored config is used)")
-    parser.add_argument("--seed", type=int, help="override the config's seed")
+    parser.add_argument("--seed", type=seed_type(2**63 - 1), help="override the config's seed")
     parser.add_argument("--init-policy", help="override the config's init_policy (a policy file to start from)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
     args = parser.parse_args(argv)

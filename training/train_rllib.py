@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from rummy_env.extras import needs_extra
+from rummy_env.inputs import seed_type
 from rummy_env.training.runs import check_no_later_checkpoints, check_out_dir
 
 with needs_extra("rllib", "rummy_env.training.train_rllib"):
@@ -194,7 +195,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     p.add_argument("--num-learners", type=int, default=0, help="remote learner workers (0: learn in this process)")
     p.add_argument("--num-gpus-per-learner", type=float, default=0)
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=seed_type(2**63 - 1), default=None)
     p.add_argument("--restart-failed-env-runners", action="store_true",
                    help="restart an env runner that fails (lost node) instead of stopping with its error")
     p.add_argument("--address", default=None, help="Ray cluster to join ('auto', '<ip>:6379' or 'ray://<ip>:10001'); "

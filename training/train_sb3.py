@@ -39,6 +39,7 @@ from stable_baselines3.common.logger import configure
 from stable_baselines3.common.vec_env import VecMonitor
 
 from rummy_env.agents.registry import make_agent
+from rummy_env.inputs import seed_type
 from rummy_env.rules import make_rules
 from rummy_env.envs.sb3 import RummySB3VecEnv
 from rummy_env.rules import RummyRules
@@ -108,7 +109,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--eval-envs", type=int, default=100)
     parser.add_argument("--torch-threads", type=int, help="torch's CPU threads (default: torch's choice)")
     parser.add_argument("--out", type=Path, default=Path("runs/sb3"))
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_type(2**63 - 1), default=0)
     parser.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
     return parser.parse_args(argv)
 
