@@ -7,6 +7,7 @@ GreedyAgent elsewhere), shown as text, then the batched engine's throughput on t
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import numpy as np
@@ -76,4 +77,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from rummy_env.cli import guarded
+
+    sys.exit(guarded("python -m rummy_env.agents.demo", lambda: main()))

@@ -1,6 +1,6 @@
 """The ``rummy`` command (also ``python -m rummy_env``): play, replay, arena, train.
 
-    rummy play --rules basic --players 3 --opponents heuristic,ppo:basic_2p
+    rummy play --rules basic --players 4 --opponents heuristic,ppo:basic_4p,greedy
     rummy play --rules rami51 --opponents heuristic --save game.json
     rummy replay game.json --to 40             # the moves up to 40 and the position after it, as text
     rummy replay game.json --html game.html    # a self-contained page that steps through the game
@@ -19,7 +19,7 @@ import os
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from rummy_env.inputs import seed_type
 
@@ -136,7 +136,7 @@ def parser() -> argparse.ArgumentParser:
     game.add_argument("--players", type=int, help="number of players, you included (default 2)")
     game.add_argument("--opponents", help="agent specs: one for every opponent, or one per opponent seat, comma-separated: "
                                           "random, greedy, heuristic, ppo:PATH (or the shipped ppo:basic_2p, ppo:basic_4p, "
-                                          "ppo:rami51_2p), sb3:PATH, pimc, ismcts; gin: lookahead, openspiel_bot "
+                                          "ppo:rami51_2p), sb3:PATH, pimc, ismcts; gin: lookahead; gin_openspiel: openspiel_bot "
                                           "(default heuristic)")
     game.add_argument("--seat", type=int, help="your seat (default 0)")
     game.add_argument("--seed", type=seed_type(), help="the game's seed (default: a fresh one, shown at the start)")
@@ -164,11 +164,33 @@ def _doc(module: str) -> str:
     return importlib.import_module(module).__doc__ or ""
 
 
+def guarded(name: str, body: Callable[[], int | None]) -> int:
+    """Run a command's ``body`` as every command line of the package does (``rummy`` and the ``python -m``
+    modules): bad input (``ValueError``, ``OSError``) and a missing optional package are one line on stderr and
+    status 2, Ctrl-C is status 130, and a reader that stops (``| head``) ends it quietly; never a traceback."""
+    try:
+        return body() or 0
+    except KeyboardInterrupt:
+        print(f"\n{name}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader stopped (rummy replay FILE | head): nothing more to say
+        sys.stdout = open(os.devnull, "w")  # the interpreter's final flush must not fail again
+        return 0
+    except ModuleNotFoundError as error:
+        print(f"{name}: error: this needs the optional package {error.name!r}: "
+              f"pip install \"rummy_env[train]\"", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as error:
+        print(f"{name}: error: {error}", file=sys.stderr)
+        return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``rummy`` command; returns its exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv else None
-    try:
+
+    def body() -> int:
         if command in ("arena", "train"):
             return delegate(command, argv[1:])
         try:
@@ -179,19 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser().print_help()
             return 2
         return play(args) if args.command == "play" else replay(args)
-    except KeyboardInterrupt:
-        print(f"\nrummy {command}: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # the reader stopped (rummy replay FILE | head): nothing more to say
-        sys.stdout = open(os.devnull, "w")  # the interpreter's final flush must not fail again
-        return 0
-    except ModuleNotFoundError as error:
-        print(f"rummy {command}: error: this needs the optional package {error.name!r}: "
-              f"pip install \"rummy_env[train]\"", file=sys.stderr)
-        return 2
-    except (ValueError, OSError) as error:
-        print(f"rummy {command}: error: {error}", file=sys.stderr)
-        return 2
+
+    return guarded(f"rummy {command}", body)
 
 
 if __name__ == "__main__":

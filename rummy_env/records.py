@@ -221,7 +221,8 @@ class GameRecord:
         if check_version and release_series(written) != release_series(here):
             raise RecordError(f"the record was written by rummy_env {written} and this is rummy_env {here}: games can "
                               f"replay differently across release series ({release_series(written)} vs "
-                              f"{release_series(here)}); replay it with rummy_env {release_series(written)}.x")
+                              f"{release_series(here)}); replay it with rummy_env {release_series(written)}.x, or load it with "
+                              f"check_version=False to try anyway")
         record = cls(**{key: value for key, value in values.items() if key != "format"})
         record._check_fields()
         actions = ActionLayout.for_rules(record.rules_object()).num_actions  # a RecordError if the rules are not valid

@@ -152,3 +152,24 @@ def test_shipped_rules_files_are_named_like_presets():
     assert make_rules("basic_ace_high").ace_high_or_low is True
     with pytest.raises(ValueError, match="shipped rules files"):
         make_rules("no_such_rules")
+
+
+@pytest.mark.parametrize("module, argv, message", [
+    ("rummy_env.training.evaluate", ["--rules", "nosuchrules"], "rummy arena: error: "),
+    ("rummy_env.training.evaluate", ["--agents", "heuristic", "nosuchagent"], "rummy arena: error: "),
+    ("rummy_env.training.train_sb3", ["--rules", "nosuchrules"], "python -m rummy_env.training.train_sb3: error: "),
+])
+def test_python_m_commands_answer_bad_input_like_rummy(module, argv, message, capsys, monkeypatch):
+    """The ``python -m`` forms the docs show beside ``rummy arena``/``rummy train``: one line and status 2."""
+    import runpy
+    import sys
+    import warnings
+
+    monkeypatch.setattr(sys, "argv", [module, *argv])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # runpy: the module was imported before, by the package
+        with pytest.raises(SystemExit) as stop:
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

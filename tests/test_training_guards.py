@@ -109,7 +109,7 @@ def test_a_new_run_into_a_folder_holding_a_run_is_refused_and_nothing_is_touched
     assert {path: path.stat().st_mtime_ns for path in run.rglob("*")} == files
 
 
-def test_resume_uses_the_config_stored_in_the_checkpoint(run, tmp_path):
+def test_resume_uses_the_config_stored_in_the_checkpoint(run, tmp_path, capsys):
     """The README's command (no --config) continues a run of any config, in the run's own folder."""
     folder = tmp_path / "continued"
     shutil.copytree(run, folder)
@@ -126,6 +126,8 @@ def test_resume_uses_the_config_stored_in_the_checkpoint(run, tmp_path):
     with pytest.raises(SystemExit):   # --config naming another run's config is refused
         ppo_selfplay.main(["--resume", str(folder / "checkpoint_000002.pt"), "--out", str(folder),
                            "--config", "configs/ppo/basic_2p.toml"])
+    file_envs = load_config("configs/ppo/basic_2p.toml").num_envs
+    assert f"num_envs: checkpoint {TINY['num_envs']!r} vs config {file_envs!r}" in capsys.readouterr().err  # not swapped
     with pytest.raises(FileExistsError, match="later checkpoints than the one resumed"):
         train(tiny_config(total_steps=16 * 8 * 2, checkpoint_every=1), str(folder),
               resume=str(folder / "checkpoint_000001.pt"), progress=False)

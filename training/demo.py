@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -58,4 +59,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from rummy_env.cli import guarded
+
+    sys.exit(guarded("python -m rummy_env.training.demo", lambda: main()))

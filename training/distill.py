@@ -23,6 +23,7 @@ spec ``ppo:PATH`` read it) and ``distill.csv`` (per round: states, accuracy on a
 from __future__ import annotations
 
 import os
+import sys
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -199,4 +200,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from rummy_env.cli import guarded
+
+    sys.exit(guarded("python -m rummy_env.training.distill", lambda: main()))

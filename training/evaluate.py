@@ -338,4 +338,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from rummy_env.cli import guarded
+
+    sys.exit(guarded("rummy arena", lambda: main()))

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Sequence
 
 import numpy as np
@@ -124,4 +125,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from rummy_env.cli import guarded
+
+    sys.exit(guarded("python -m rummy_env.training.fit_beliefs", lambda: main()))

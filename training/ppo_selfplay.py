@@ -370,7 +370,7 @@ def resume_config(checkpoint: str, config_path: str | None, **overrides: Any) ->
     saved = read_checkpoint(checkpoint, ("config",))["config"]
     config = config_from_dict({**saved, **{k: v for k, v in overrides.items() if v is not None}}, source=checkpoint)
     if config_path is not None:
-        check_config(dataclasses.asdict(load_config(config_path, **overrides)), config, checkpoint)
+        check_config(dataclasses.asdict(config), load_config(config_path, **overrides), checkpoint)
     return config
 
 
@@ -404,4 +404,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from rummy_env.cli import guarded
+
+    sys.exit(guarded("rummy train", lambda: main()))

@@ -299,4 +299,6 @@ def _lifetime_steps(algo) -> int:
 
 
 if __name__ == "__main__":
-    main()
+    from rummy_env.cli import guarded
+
+    sys.exit(guarded("python -m rummy_env.training.train_rllib", lambda: main()))

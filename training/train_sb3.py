@@ -115,4 +115,6 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 if __name__ == "__main__":
-    train(parse_args())
+    from rummy_env.cli import guarded
+
+    sys.exit(guarded("python -m rummy_env.training.train_sb3", lambda: train(parse_args())))
