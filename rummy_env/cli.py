@@ -5,7 +5,7 @@
     rummy replay game.json --to 40             # the moves up to 40 and the position after it, as text
     rummy replay game.json --html game.html    # a self-contained page that steps through the game
     rummy arena --rules basic --agents heuristic random --games 2000   # the arena (training/evaluate.py)
-    rummy train --config configs/ppo/basic_2p.toml --out runs/basic_2p  # PPO self-play (training/ppo_selfplay.py)
+    rummy train --config basic_2p --out runs/basic_2p  # PPO self-play (training/ppo_selfplay.py)
 
 ``rummy COMMAND --help`` lists each command's options. Bad input (an unknown rules preset or knob, a
 bad agent spec or checkpoint, a damaged record) is answered with a message and exit status 2, never
@@ -167,18 +167,22 @@ def _doc(module: str) -> str:
 def guarded(name: str, body: Callable[[], int | None]) -> int:
     """Run a command's ``body`` as every command line of the package does (``rummy`` and the ``python -m``
     modules): bad input (``ValueError``, ``OSError``) and a missing optional package are one line on stderr and
-    status 2, Ctrl-C is status 130, and a reader that stops (``| head``) ends it quietly; never a traceback."""
+    status 2, Ctrl-C is status 130, and a reader that stops (``| head``) ends it quietly. ``body`` returns an exit
+    status or anything else (a trained model, summaries), which counts as success. Imports a module makes before
+    ``body`` runs are outside it."""
     try:
-        return body() or 0
+        status = body()
+        return status if isinstance(status, int) and not isinstance(status, bool) else 0
     except KeyboardInterrupt:
         print(f"\n{name}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader stopped (rummy replay FILE | head): nothing more to say
         sys.stdout = open(os.devnull, "w")  # the interpreter's final flush must not fail again
         return 0
-    except ModuleNotFoundError as error:
-        print(f"{name}: error: this needs the optional package {error.name!r}: "
-              f"pip install \"rummy_env[train]\"", file=sys.stderr)
+    except ModuleNotFoundError as error:  # ``extras.needs_extra`` names the extra; a bare one is the train extra's
+        hint = str(error) if "pip install" in str(error) else (f"this needs the optional package {error.name!r}: "
+                                                               f"pip install \"rummy_env[train]\"")
+        print(f"{name}: error: {hint}", file=sys.stderr)
         return 2
     except (ValueError, OSError) as error:
         print(f"{name}: error: {error}", file=sys.stderr)
@@ -195,8 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return delegate(command, argv[1:])
         try:
             args = parser().parse_args(argv)
-        except SystemExit as exit:  # argparse's own errors (printed) and --help: the status is returned, as for ours
-            return int(exit.code or 0)
+        except SystemExit as stop:  # argparse's own errors (printed) and --help: the status is returned, as for ours
+            return int(stop.code or 0)
         if args.command is None:
             parser().print_help()
             return 2

@@ -89,7 +89,6 @@ def integers(values: Any, name: str, rows: int, low: int, high: int) -> np.ndarr
     return np.broadcast_to(np.asarray(items, dtype=np.uint64 if low >= 0 else np.int64), (rows,)).copy()
 
 
-
 def seed_type(high: int = 2**64 - 1) -> Callable[[str], int]:
     """The argparse ``type`` of every command line's ``--seed``: an integer ``0..high``, else argparse's error naming
     the option (``argument --seed: ...``) instead of a failure further on that blames a config file."""

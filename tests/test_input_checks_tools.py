@@ -88,6 +88,8 @@ def test_rummy_play_refuses_what_it_would_ignore(tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("argv", [["arena", "--agents", "random", "random", "--seed", "-1"],
                                   ["train", "--seed", "-1"], ["train", "--seed", str(2**63)]])
 def test_a_bad_seed_is_blamed_on_the_option(argv, capsys):
+    if argv[0] == "train":
+        pytest.importorskip("torch")
     with pytest.raises(SystemExit):
         cli.main(argv)
     assert "argument --seed: a seed is an integer 0.." in capsys.readouterr().err  # not the config file
@@ -165,6 +167,8 @@ def test_python_m_commands_answer_bad_input_like_rummy(module, argv, message, ca
     import sys
     import warnings
 
+    if module.endswith("train_sb3"):
+        pytest.importorskip("sb3_contrib")
     monkeypatch.setattr(sys, "argv", [module, *argv])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # runpy: the module was imported before, by the package
@@ -173,3 +177,35 @@ def test_python_m_commands_answer_bad_input_like_rummy(module, argv, message, ca
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_guarded_turns_a_returned_object_into_success_and_names_the_extra(capsys):
+    """A command's body may return what it trained (``train_sb3``: the model, ``train_rllib``: summaries)."""
+    from rummy_env.extras import needs_extra
+
+    assert cli.guarded("x", lambda: [{"reward": 1.0}]) == 0 and cli.guarded("x", lambda: object()) == 0
+    assert cli.guarded("x", lambda: 3) == 3 and cli.guarded("x", lambda: True) == 0
+
+    def missing():
+        with needs_extra("openspiel", "openspiel_bot"):
+            raise ModuleNotFoundError("No module named 'pyspiel'", name="pyspiel")
+
+    def bare():
+        raise ModuleNotFoundError("No module named 'torch'", name="torch")
+
+    assert cli.guarded("x", missing) == 2 and 'pip install "rummy_env[openspiel]"' in capsys.readouterr().err
+    assert cli.guarded("x", bare) == 2 and 'pip install "rummy_env[train]"' in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed, ok", [("4294967295", True), ("4294967296", False)])
+def test_train_sb3_takes_the_seeds_numpy_takes(seed, ok, capsys, monkeypatch):
+    pytest.importorskip("sb3_contrib")
+    from rummy_env.training import train_sb3
+
+    monkeypatch.setattr("sys.argv", ["train_sb3", "--seed", seed])
+    if ok:
+        assert train_sb3.parse_args().seed == int(seed)
+    else:
+        with pytest.raises(SystemExit):
+            train_sb3.parse_args()
+        assert "argument --seed" in capsys.readouterr().err

@@ -195,7 +195,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     p.add_argument("--num-learners", type=int, default=0, help="remote learner workers (0: learn in this process)")
     p.add_argument("--num-gpus-per-learner", type=float, default=0)
-    p.add_argument("--seed", type=seed_type(2**63 - 1), default=None)
+    p.add_argument("--seed", type=seed_type(2**31 - 1), default=None)  # RLlib seeds numpy's legacy generator with worker offsets added
     p.add_argument("--restart-failed-env-runners", action="store_true",
                    help="restart an env runner that fails (lost node) instead of stopping with its error")
     p.add_argument("--address", default=None, help="Ray cluster to join ('auto', '<ip>:6379' or 'ray://<ip>:10001'); "

@@ -109,7 +109,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--eval-envs", type=int, default=100)
     parser.add_argument("--torch-threads", type=int, help="torch's CPU threads (default: torch's choice)")
     parser.add_argument("--out", type=Path, default=Path("runs/sb3"))
-    parser.add_argument("--seed", type=seed_type(2**63 - 1), default=0)
+    parser.add_argument("--seed", type=seed_type(2**32 - 1), default=0)  # SB3 seeds numpy's legacy generator: 0..2**32-1
     parser.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
     return parser.parse_args(argv)
 
