@@ -61,4 +61,4 @@ def main() -> None:
 if __name__ == "__main__":
     from rummy_env.cli import guarded
 
-    sys.exit(guarded("python -m rummy_env.training.demo", lambda: main()))
+    sys.exit(guarded("python -m rummy_env.training.demo", main))

@@ -202,4 +202,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 if __name__ == "__main__":
     from rummy_env.cli import guarded
 
-    sys.exit(guarded("python -m rummy_env.training.distill", lambda: main()))
+    sys.exit(guarded("python -m rummy_env.training.distill", main))

@@ -24,10 +24,10 @@ import numpy as np
 from rummy_env import RummyEngine
 from rummy_env.agents.base import act_on
 from rummy_env.agents.registry import make_agent
-from rummy_env.inputs import seed_type
 from rummy_env.beliefs import BeliefModel, sample_worlds
 from rummy_env.engine.state import PHASE_DRAW
 from rummy_env.engine.worlds import FEATURES, NUM_FEATURES
+from rummy_env.inputs import seed_type
 from rummy_env.rules import RummyRules, make_rules
 
 
@@ -127,4 +127,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 if __name__ == "__main__":
     from rummy_env.cli import guarded
 
-    sys.exit(guarded("python -m rummy_env.training.fit_beliefs", lambda: main()))
+    sys.exit(guarded("python -m rummy_env.training.fit_beliefs", main))

@@ -406,4 +406,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 if __name__ == "__main__":
     from rummy_env.cli import guarded
 
-    sys.exit(guarded("rummy train", lambda: main()))
+    sys.exit(guarded("rummy train", main))

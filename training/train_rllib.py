@@ -301,4 +301,4 @@ def _lifetime_steps(algo) -> int:
 if __name__ == "__main__":
     from rummy_env.cli import guarded
 
-    sys.exit(guarded("python -m rummy_env.training.train_rllib", lambda: main()))
+    sys.exit(guarded("python -m rummy_env.training.train_rllib", main))
