@@ -195,12 +195,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = argv[0] if argv else None
 
     def body() -> int:
-        if command in ("arena", "train"):
-            return delegate(command, argv[1:])
         try:
+            if command in ("arena", "train"):
+                return delegate(command, argv[1:])
             args = parser().parse_args(argv)
         except SystemExit as stop:  # argparse's own errors (printed) and --help: the status is returned, as for ours
-            return int(stop.code or 0)
+            if stop.code is None or isinstance(stop.code, int):
+                return stop.code or 0
+            print(stop.code, file=sys.stderr)  # sys.exit("message"), as Python itself reports it
+            return 1
         if args.command is None:
             parser().print_help()
             return 2

@@ -35,6 +35,21 @@ def test_R23_cycle_is_no_give_up():
     assert engine.search_stats()["gave_up"] == 0
 
 
+def test_R23_plan_with_one_taken_card_held_settles_a_long_search():
+    """5 players; the player to act has not opened, has used his undo and holds A♠ from the discard pile. TAKE 10♦
+    from 10♣ 10♦ 10♥ 🃏 can still be finished: take 10♠, meld 10♦ 10♠ 🃏 (10 points), take 5♦, meld 5♣ 5♥ 5♦ (10),
+    meld Q♠ K♠ A♠ (31), commit 51 and discard. The search did not find it in 8,388,608 plays, and the opening DP
+    overflowed its table on the 23 cards TAKEs could bring, so the play was masked out (a give-up). The DP asked
+    again for plans that hold at most one taken card at a time (``witness.opening_verdict(narrow=True)``) lays it."""
+    position = json.loads((POSITIONS / "rami51_5p_two_takes_plan.json").read_text())
+    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset("rami51", num_players=5), 1)
+    engine.load(0, position)
+    assert engine.action_to_str(2291) == "take choice 1 from slot 4"
+    assert engine.legal_reason(0, 2291) == why.LEGAL
+    stats = engine.search_stats()
+    assert stats["gave_up"] == 0 and stats["bounds_settled"] == 1
+
+
 @nb.njit
 def _compare(state, rows, actions, one, work, catalogue, catalogue_bits, cfgs, budget, out):
     """For each (row, play): the opening bound's verdict and the search's answer from the child position

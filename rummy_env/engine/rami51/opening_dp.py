@@ -21,6 +21,11 @@ be one taken back from a meld laid this turn, which counted at the COMMIT, as in
 ``tests/test_opening_bound.py`` keeps); that DP has more states, so ``witness`` asks it only when the plain one
 leaves a card over. The pictures it allows include every reachable one (it ignores the order of plays, burnt
 cards and the hand's size along the way), so ``NO_OPENING`` is a proof; a "yes" is only a plan for ``witness``.
+
+Its states grow with the sets of taken cards held at once: on a table of many melds (5 players: 20 to 45 cards
+that TAKEs could bring) the memo fills. ``narrow`` then asks for plans only, among pictures that hold at most one
+taken card more than now at any point of the order; on such tables that stays within the memo and finds the
+plans that take a card or two (``tests/test_opening_bound.py``).
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ from rummy_env.engine.rami51.profiles import slot_profiles
 from rummy_env.engine.rami51.prune import new_meld_reachable, takeable_bits, turn_meld_bits
 from rummy_env.engine.rami51.turn import own
 from rummy_env.engine.table import card_bit
+
+NARROW_HELD = 1  # with ``narrow``: taken cards a picture may hold at once beyond those held at its start
 
 
 def dp_buffers(threads: int) -> tuple:
@@ -69,10 +76,19 @@ def order_card(order: int) -> int:
 
 
 @nb.njit(**JIT)
+def held_total(words, n_types: int) -> int:
+    """Pending cards held, over every type."""
+    total = 0
+    for t in range(n_types):
+        total += held(words, t)
+    return total
+
+
+@nb.njit(**JIT)
 def retire(mask: np.uint64, words, ctx) -> np.uint64:
     """Pending types no row still to decide can place are forgotten; a card of one still held is left over,
     which bars an out, or (``post``: the rows after a COMMIT are in the table) ends the picture: returns 0."""
-    item_start, item_end, stage_bit, type_index, last_use, n_types, post = ctx
+    item_start, item_end, stage_bit, type_index, last_use, n_types, post, cap = ctx
     lowest = lowest_item(mask)
     for t in range(n_types):
         if last_use[t] < lowest and held(words, t) > 0:
@@ -87,7 +103,7 @@ def retire(mask: np.uint64, words, ctx) -> np.uint64:
 def apply_row(g: int, mask: np.uint64, words, owns, pend, made, meta, ctx) -> np.uint64:
     """The state after row ``g``: its own items (the lowest copies left) and its meld's item taken, the
     pending cards it places (held before) and takes counted in ``words``; 0 when it does not fit."""
-    item_start, item_end, stage_bit, type_index, last_use, n_types, post = ctx
+    item_start, item_end, stage_bit, type_index, last_use, n_types, post, cap = ctx
     rest = mask
     for k in range(meta[g, OWN_CARDS]):
         card = owns[g, k]
@@ -111,6 +127,8 @@ def apply_row(g: int, mask: np.uint64, words, owns, pend, made, meta, ctx) -> np
                 break
             if type_index[made[g, k]] >= 0 and not add_held(words, type_index[made[g, k]], 1):
                 return np.uint64(0)
+        if cap >= 0 and held_total(words, n_types) > cap:
+            return np.uint64(0)
     for k in range(2):
         if pend[g, k] < 0:
             break
@@ -198,10 +216,11 @@ def solve(root_mask: np.uint64, root_words, work, ctx, by_low, by_low_start, ite
 
 
 @nb.njit(**JIT)
-def opening_outcomes(r, work, catalogue_bits, cfg, out, post: bool) -> int:
+def opening_outcomes(r, work, catalogue_bits, cfg, out, post: bool, narrow: bool = False) -> int:
     """``out[outcome]``: the most R10 points the plays still to come can add, for each outcome (``NONE`` where
-    none), with the melds after a COMMIT if ``post``. Returns the root's memo index (for ``witness``),
-    ``NO_OPENING`` when a pending card has no meld at all, or ``UNKNOWN`` when the rows, the items or the memo do
+    none), with the melds after a COMMIT if ``post``. With ``narrow`` only pictures that never hold more than
+    ``NARROW_HELD`` taken cards beyond those held now, along the DP's order (a plan-finder for ``witness``: its
+    ``NO_OPENING`` proves nothing). Returns the root's memo index (for ``witness``), ``NO_OPENING`` when a pending card has no meld at all, or ``UNKNOWN`` when the rows, the items or the memo do
     not fit the buffers."""
     owns, pend, made, meta, keys, values, choices, nexts, stamps, items, counters = work
     table = (owns, pend, made, meta)
@@ -337,7 +356,8 @@ def opening_outcomes(r, work, catalogue_bits, cfg, out, post: bool) -> int:
         if row_key[g] >= 0:
             by_low[fill[row_key[g]]] = g
             fill[row_key[g]] += 1
-    ctx = (item_start, item_end, stage_bit, type_index, last_use, n_types, post)
+    cap = pending.sum() + NARROW_HELD if narrow else -1  # pending cards a state may hold (-1: no cap)
+    ctx = (item_start, item_end, stage_bit, type_index, last_use, n_types, post, cap)
     mask = MARKER
     for b in range(n_items):
         mask |= np.uint64(1) << np.uint64(b)

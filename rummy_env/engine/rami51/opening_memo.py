@@ -13,7 +13,7 @@ import numpy as np
 
 from rummy_env.engine.jit import JIT
 
-MEMO_BITS = 15
+MEMO_BITS = 16
 MEMO = 1 << MEMO_BITS     # DP states remembered per call
 OUTCOMES = 24             # ((left * 2 + pure) * 2 + taken) * 2 + no_out
 NONE = -30000

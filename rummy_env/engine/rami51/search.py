@@ -11,7 +11,8 @@ with it. One pass is kept.)
 
 A player who has not opened and has no undo left must open: after ``ASK_BOUND`` plays the search asks the
 opening bound (``witness.opening_verdict``, a DP over the shapes an opening can leave), which proves that no
-opening is reachable, or lays one. ``SEARCH_NODES`` bounds one search: past it, the search gives up and the play
+opening is reachable, or lays one; when it cannot decide (its table fills on a crowded table), the narrower DP
+that holds at most one more taken card at a time is asked for a plan. ``SEARCH_NODES`` bounds one search: past it, the search gives up and the play
 is masked out (safe: no masked-in play can strand the turn, but a legal play can be hidden). Counted as
 ``gave_up``, with the searches cut at ``SEARCH_DEPTH`` plays; the README's table gives the rate per preset.
 A full table of explored positions only costs speed (counted as ``memo_full``).
@@ -184,6 +185,11 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
         if verdict == COMMITTED and explore(witness[0], False, False, ASK_BOUND, work, catalogue, catalogue_bits,
                                             cfg) == FINISHED:
             verdict = YES
+        if verdict != NO and verdict != YES:  # the DP's table filled, or its plan did not finish: a narrower DP's plan
+            narrow = opening_verdict(r, witness, dp_work, catalogue, catalogue_bits, cfg, True)
+            if narrow == YES or narrow == COMMITTED and explore(witness[0], False, False, ASK_BOUND, work, catalogue,
+                                                             catalogue_bits, cfg) == FINISHED:
+                verdict = YES
         if verdict == NO or verdict == YES:
             owners[SETTLED] += 1
             return verdict == YES

@@ -39,12 +39,13 @@ MAX_PLAN = 64
 
 
 @nb.njit(**JIT)
-def opening_verdict(r, scratch, dp_work, catalogue, catalogue_bits, cfg) -> int:
+def opening_verdict(r, scratch, dp_work, catalogue, catalogue_bits, cfg, narrow: bool = False) -> int:
     """NO, MAYBE, YES or COMMITTED for the position ``r`` of a player who must open (see the module docstring);
-    ``scratch`` is a one-record array the plan is laid in (with COMMITTED, the position after the COMMIT)."""
-    code = opening_outcome(r, dp_work, catalogue_bits, cfg)
+    ``scratch`` is a one-record array the plan is laid in (with COMMITTED, the position after the COMMIT). With
+    ``narrow`` the DP looks for a plan among fewer pictures (``opening_outcomes``), so it never answers NO."""
+    code = opening_outcome(r, dp_work, catalogue_bits, cfg, False, narrow)
     if code == NO_OPENING:
-        return NO
+        return MAYBE if narrow else NO
     if code == UNKNOWN:
         return MAYBE
     plan = np.empty(MAX_PLAN, dtype=np.int64)
@@ -53,7 +54,7 @@ def opening_verdict(r, scratch, dp_work, catalogue, catalogue_bits, cfg) -> int:
         return MAYBE
     scratch[0] = r
     verdict = lay_plan(scratch[0], plan, count, dp_work, catalogue, cfg)
-    if verdict == COMMITTED and opening_outcome(r, dp_work, catalogue_bits, cfg, True) == NO_OPENING:
+    if verdict == COMMITTED and not narrow and opening_outcome(r, dp_work, catalogue_bits, cfg, True) == NO_OPENING:
         return NO  # no card left over at the COMMIT can be placed after it
     return verdict
 
@@ -70,12 +71,12 @@ def out_left_ok(left: int, cfg) -> bool:
 
 
 @nb.njit(**JIT)
-def opening_outcome(r, work, catalogue_bits, cfg, post: bool = False) -> int:
+def opening_outcome(r, work, catalogue_bits, cfg, post: bool = False, narrow: bool = False) -> int:
     """An outcome of ``opening_outcomes`` (with the melds after a COMMIT if ``post``) that a COMMIT (R11.5, a card
     kept to discard under R15 "required") or an all-at-once out (R16) accepts, a commit preferred; ``NO_OPENING``
     if there is none (a proof), ``UNKNOWN`` when the DP cannot decide."""
     outcomes = np.empty(OUTCOMES, dtype=np.int16)
-    code = opening_outcomes(r, work, catalogue_bits, cfg, outcomes, post)
+    code = opening_outcomes(r, work, catalogue_bits, cfg, outcomes, post, narrow)
     if code == UNKNOWN or code == NO_OPENING:
         return code
     base = r.turn_points + ace_slack(r, cfg)
