@@ -199,9 +199,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if command in ("arena", "train"):
                 return delegate(command, argv[1:])
             args = parser().parse_args(argv)
-        except SystemExit as stop:  # argparse's own errors (printed) and --help: the status is returned, as for ours
+        except SystemExit as stop:  # argparse's errors (printed), --help, a command's own exit: its status returned
             if stop.code is None or isinstance(stop.code, int):
-                return stop.code or 0
+                return int(stop.code or 0)
             print(stop.code, file=sys.stderr)  # sys.exit("message"), as Python itself reports it
             return 1
         if args.command is None:

@@ -226,5 +226,6 @@ def test_arena_takes_rules_knobs(tmp_path, capsys):
     assert "--players" in capsys.readouterr().err
     assert cli.main(["arena", "league", "--set", "hand_size=10"]) == 2  # a status, as for rummy play, not SystemExit
     assert "--set" in capsys.readouterr().err
+    pytest.importorskip("torch")  # train's optional packages come first
     assert cli.main(["train", "--no-such-option"]) == 2
     assert "--no-such-option" in capsys.readouterr().err

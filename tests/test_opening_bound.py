@@ -40,7 +40,8 @@ def test_R23_plan_with_one_taken_card_held_settles_a_long_search():
     from 10♣ 10♦ 10♥ 🃏 can still be finished: take 10♠, meld 10♦ 10♠ 🃏 (10 points), take 5♦, meld 5♣ 5♥ 5♦ (10),
     meld Q♠ K♠ A♠ (31), commit 51 and discard. The search did not find it in 8,388,608 plays, and the opening DP
     overflowed its table on the 23 cards TAKEs could bring, so the play was masked out (a give-up). The DP asked
-    again for plans that hold at most one taken card at a time (``witness.opening_verdict(narrow=True)``) lays it."""
+    again for plans that hold at most one taken card beyond 10♦ at a time (``witness.opening_verdict(narrow=True)``)
+    lays it."""
     position = json.loads((POSITIONS / "rami51_5p_two_takes_plan.json").read_text())
     engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset("rami51", num_players=5), 1)
     engine.load(0, position)

@@ -22,10 +22,11 @@ be one taken back from a meld laid this turn, which counted at the COMMIT, as in
 leaves a card over. The pictures it allows include every reachable one (it ignores the order of plays, burnt
 cards and the hand's size along the way), so ``NO_OPENING`` is a proof; a "yes" is only a plan for ``witness``.
 
-Its states grow with the sets of taken cards held at once: on a table of many melds (5 players: 20 to 45 cards
-that TAKEs could bring) the memo fills. ``narrow`` then asks for plans only, among pictures that hold at most one
-taken card more than now at any point of the order; on such tables that stays within the memo and finds the
-plans that take a card or two (``tests/test_opening_bound.py``).
+Its states grow with the sets of taken cards held at once: on a table of many melds (4 or 5 players: 20 to 45
+cards that TAKEs could bring) the memo fills. ``narrow`` then asks for a plan only, among the pictures that never
+hold more than ``NARROW_HELD`` taken cards beyond those pending at the start, along the DP's order (a card left
+over stops counting); on such tables that fits the memo and finds the plans that take a card or two
+(``tests/test_opening_bound.py``).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from rummy_env.engine.rami51.prune import new_meld_reachable, takeable_bits, tur
 from rummy_env.engine.rami51.turn import own
 from rummy_env.engine.table import card_bit
 
-NARROW_HELD = 1  # with ``narrow``: taken cards a picture may hold at once beyond those held at its start
+NARROW_HELD = 1  # with ``narrow``: taken cards a state may hold beyond those pending at the start
 
 
 def dp_buffers(threads: int) -> tuple:
@@ -218,10 +219,10 @@ def solve(root_mask: np.uint64, root_words, work, ctx, by_low, by_low_start, ite
 @nb.njit(**JIT)
 def opening_outcomes(r, work, catalogue_bits, cfg, out, post: bool, narrow: bool = False) -> int:
     """``out[outcome]``: the most R10 points the plays still to come can add, for each outcome (``NONE`` where
-    none), with the melds after a COMMIT if ``post``. With ``narrow`` only pictures that never hold more than
-    ``NARROW_HELD`` taken cards beyond those held now, along the DP's order (a plan-finder for ``witness``: its
-    ``NO_OPENING`` proves nothing). Returns the root's memo index (for ``witness``), ``NO_OPENING`` when a pending card has no meld at all, or ``UNKNOWN`` when the rows, the items or the memo do
-    not fit the buffers."""
+    none), with the melds after a COMMIT if ``post``, and with ``narrow`` only the pictures of the module
+    docstring's cap (a plan-finder for ``witness``: its ``NO_OPENING`` proves nothing). Returns the root's memo
+    index (for ``witness``), ``NO_OPENING`` when a pending card has no meld at all, or ``UNKNOWN`` when the rows,
+    the items or the memo do not fit the buffers."""
     owns, pend, made, meta, keys, values, choices, nexts, stamps, items, counters = work
     table = (owns, pend, made, meta)
     p = r.current

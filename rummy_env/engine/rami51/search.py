@@ -11,10 +11,11 @@ with it. One pass is kept.)
 
 A player who has not opened and has no undo left must open: after ``ASK_BOUND`` plays the search asks the
 opening bound (``witness.opening_verdict``, a DP over the shapes an opening can leave), which proves that no
-opening is reachable, or lays one; when it cannot decide (its table fills on a crowded table), the narrower DP
-that holds at most one more taken card at a time is asked for a plan. ``SEARCH_NODES`` bounds one search: past it, the search gives up and the play
-is masked out (safe: no masked-in play can strand the turn, but a legal play can be hidden). Counted as
-``gave_up``, with the searches cut at ``SEARCH_DEPTH`` plays; the README's table gives the rate per preset.
+opening is reachable, or lays one; when it cannot decide (its table fills on a crowded table), a narrower DP
+that holds at most one more taken card at a time is asked for a plan (``opening_dp``, ``narrow``).
+``SEARCH_NODES`` bounds one search: past it, the search gives up and the play is masked out (safe: no masked-in
+play can strand the turn, but a legal play can be hidden). Counted as ``gave_up``, with the searches cut at
+``SEARCH_DEPTH`` plays; the README's table gives the rate per preset.
 A full table of explored positions only costs speed (counted as ``memo_full``).
 
 Scratch buffers, one set per thread (``search_buffers``): record copies per search level, candidate lists per
@@ -167,7 +168,8 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
     ``commit_first`` the turn must pass through a COMMIT before it may end (R11.5 under
     ``all_at_once_may_use_table = false``). A player who must open with no undo left gets ``ASK_BOUND`` plays;
     then the opening bound (``witness.opening_verdict``) may settle it: no opening at all, an opening laid to its
-    end, or a COMMIT laid whose turn ``explore`` finishes; else the search goes on to ``SEARCH_NODES`` plays, past
+    end, or a COMMIT laid whose turn ``explore`` finishes (the narrower DP's plan is tried when the bound's table
+    fills or its plan does not finish); else the search goes on to ``SEARCH_NODES`` plays, past
     which it gives up and answers "not finishable" (counted in ``GAVE_UP``)."""
     if not commit_first:
         status = node_status(r, allow_undo, catalogue_bits, cfg)
@@ -186,9 +188,9 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
                                             cfg) == FINISHED:
             verdict = YES
         if verdict != NO and verdict != YES:  # the DP's table filled, or its plan did not finish: a narrower DP's plan
-            narrow = opening_verdict(r, witness, dp_work, catalogue, catalogue_bits, cfg, True)
-            if narrow == YES or narrow == COMMITTED and explore(witness[0], False, False, ASK_BOUND, work, catalogue,
-                                                             catalogue_bits, cfg) == FINISHED:
+            narrow_verdict = opening_verdict(r, witness, dp_work, catalogue, catalogue_bits, cfg, True)
+            if narrow_verdict == YES or narrow_verdict == COMMITTED and explore(
+                    witness[0], False, False, ASK_BOUND, work, catalogue, catalogue_bits, cfg) == FINISHED:
                 verdict = YES
         if verdict == NO or verdict == YES:
             owners[SETTLED] += 1

@@ -74,7 +74,7 @@ def out_left_ok(left: int, cfg) -> bool:
 def opening_outcome(r, work, catalogue_bits, cfg, post: bool = False, narrow: bool = False) -> int:
     """An outcome of ``opening_outcomes`` (with the melds after a COMMIT if ``post``) that a COMMIT (R11.5, a card
     kept to discard under R15 "required") or an all-at-once out (R16) accepts, a commit preferred; ``NO_OPENING``
-    if there is none (a proof), ``UNKNOWN`` when the DP cannot decide."""
+    if there is none (a proof, unless ``narrow``), ``UNKNOWN`` when the DP cannot decide."""
     outcomes = np.empty(OUTCOMES, dtype=np.int16)
     code = opening_outcomes(r, work, catalogue_bits, cfg, outcomes, post, narrow)
     if code == UNKNOWN or code == NO_OPENING:
