@@ -22,7 +22,7 @@ be one taken back from a meld laid this turn, which counted at the COMMIT, as in
 leaves a card over. The pictures it allows include every reachable one (it ignores the order of plays, burnt
 cards and the hand's size along the way), so ``NO_OPENING`` is a proof; a "yes" is only a plan for ``witness``.
 
-Its states grow with the sets of taken cards held at once: on a table of many melds (4 or 5 players: 20 to 45
+Its states grow with the sets of taken cards held at once: on a table of many melds (4 or 5 players: 14 to 45
 cards that TAKEs could bring) the memo fills. ``narrow`` then asks for a plan only, among the pictures that never
 hold more than ``NARROW_HELD`` taken cards beyond those pending at the start, along the DP's order (a card left
 over stops counting); on such tables that fits the memo and finds the plans that take a card or two
