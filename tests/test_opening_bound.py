@@ -1,5 +1,6 @@
-"""The rami51 search's exactness aids (R11.5, R23): the opening bound agrees with the search, and a position met
-twice on one search path (a cycle) no longer makes a search give up."""
+"""The rami51 search's exactness aids (R11.5, R13, R23): the opening bound agrees with the search, a position met
+twice on one search path (a cycle) no longer makes a search give up, and the prune's count of what each table meld
+can give (``prune.takes_fit``) proves dead ends without hiding a legal play."""
 
 import json
 from pathlib import Path
@@ -18,6 +19,7 @@ from rummy_env.engine.rami51.search import (
 from rummy_env.engine.rami51.witness import COMMITTED, MAYBE, NO, YES, opening_verdict
 from rummy_env.engine.state import PHASE_PLAY
 from rummy_env.sampling import uniform_legal_actions
+from scenario_rami import COMMIT, discard, lay_off, load, meld, rami, step, take
 
 POSITIONS = Path(__file__).parent / "positions"
 
@@ -35,6 +37,15 @@ def test_R23_cycle_is_no_give_up():
     assert engine.search_stats()["gave_up"] == 0
 
 
+def _captured_5p(name: str, action: int, text: str) -> rummy_env.RummyEngine:
+    """A one-row 5-player rami51 engine holding the captured position ``tests/positions/NAME``, whose ``action``
+    reads ``text``."""
+    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset("rami51", num_players=5), 1)
+    engine.load(0, json.loads((POSITIONS / name).read_text()))
+    assert engine.action_to_str(action) == text
+    return engine
+
+
 def test_R23_plan_with_one_taken_card_held_settles_a_long_search():
     """5 players; the player to act has not opened, has used his undo and holds A♠ from the discard pile. TAKE 10♦
     from 10♣ 10♦ 10♥ 🃏 can still be finished: take 10♠, meld 10♦ 10♠ 🃏 (10 points), take 5♦, meld 5♣ 5♥ 5♦ (10),
@@ -42,13 +53,61 @@ def test_R23_plan_with_one_taken_card_held_settles_a_long_search():
     overflowed its table on the 23 cards TAKEs could bring, so the play was masked out (a give-up). The DP asked
     again for plans that hold at most one taken card beyond 10♦ at a time (``witness.opening_verdict(narrow=True)``)
     lays it."""
-    position = json.loads((POSITIONS / "rami51_5p_two_takes_plan.json").read_text())
-    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset("rami51", num_players=5), 1)
-    engine.load(0, position)
-    assert engine.action_to_str(2291) == "take choice 1 from slot 4"
+    engine = _captured_5p("rami51_5p_two_takes_plan.json", 2291, "take choice 1 from slot 4")
     assert engine.legal_reason(0, 2291) == why.LEGAL
     stats = engine.search_stats()
     assert stats["gave_up"] == 0 and stats["bounds_settled"] == 1
+
+
+def test_R13_taken_card_whose_meld_needs_the_one_joker_twice_is_a_dead_end():
+    """5 players; the player to act has not opened, has used his undo, holds Q♥ from the discard pile and one
+    joker, and no 9. TAKE 9♥ from 9♣ 9♦ 9♥ 9♠ leaves a set of three that gives another 9 only once the joker is
+    laid on it, and then no joker is left for 9♥'s new meld (9♥ 9♣ 🃏); a meld of three 9s needs two cards from
+    that set. The other 9♣ sits inside a 3-card run that cannot give it. The search exhausted 8,421,410 plays and
+    gave up (proving it took 13.6M plays); ``prune.takes_fit`` counts what each meld can give and proves the dead
+    end at once."""
+    engine = _captured_5p("rami51_5p_take_needs_joker_twice.json", 2307, "take choice 2 from slot 7")
+    assert engine.legal_reason(0, 2307) == why.DEAD_END
+    stats = engine.search_stats()
+    assert stats["gave_up"] == 0 and stats["plays_tried"] < 100_000
+
+
+def test_R13_own_copy_of_the_taken_card_may_grow_the_meld_that_gives_the_third():
+    """An opened player holds 9♦ and 9♥; on the table are 9♣ 9♥ 9♠ and 9♦ 10♦ J♦ Q♦. TAKE 9♦ can be finished:
+    lay the own 9♦ off on the set, take 9♣, meld 9♦ 9♣ 9♥ (the MELD lays the pending 9♦), discard. The
+    counting bound (``prune.takes_fit``) must not spend the own 9♦ on the new meld."""
+    eng = rami(2)
+    load(eng, ["9D 9H 2C 5H", "2H 3H 4H"], table=[(1, "9C 9H 9S"), (1, "9D 10D JD QD")], discard="4C",
+         opened=[True, True])
+    step(eng, take(eng, 1, "9D"))
+    step(eng, lay_off(eng, 0, "9D"))
+    step(eng, take(eng, 0, "9C"))
+    step(eng, meld(eng, "9D 9C 9H"))
+    step(eng, discard(eng, "2C"))
+    assert eng.search_stats()["gave_up"] == 0
+
+
+def test_R11_5_opening_bound_lets_an_own_card_be_swapped_for_a_taken_copy():
+    """A player who has not opened and has used his undo holds K♣ from the discard pile, his own K♠ and 9♥ 10♥
+    J♥ Q♥; on the table are K♣ K♦ K♥ and 10♠ J♠ Q♠ K♠. After MELD 9♥ 10♥ J♥ the opening exists: lay off Q♥,
+    lay the own K♠ off on the set, take K♦, take the other K♠, meld K♦ K♠ K♣ (59 points), commit, discard. The
+    bound's counting (``prune.takes_fit``, for the cards a TAKE may bring) must not keep K♠ for the new meld,
+    which lays the taken copy instead."""
+    eng = rami(2)
+    load(eng, ["KS 9H 10H JH QH 2D 3D KC", "2S 3S 4S"], table=[(1, "KC KD KH"), (1, "10S JS QS KS")],
+         discard="4C", opened=[False, True], taken="KC", undos=1)
+    first = meld(eng, "9H 10H JH")
+    verdict, found = _verdict_after(eng, first)
+    assert found == FINISHED
+    assert verdict in (YES, COMMITTED)
+    step(eng, first)
+    step(eng, lay_off(eng, 2, "QH"))
+    step(eng, lay_off(eng, 0, "KS"))
+    step(eng, take(eng, 0, "KD"))
+    step(eng, take(eng, 1, "KS"))
+    step(eng, meld(eng, "KD KS KC"))
+    step(eng, COMMIT)
+    step(eng, discard(eng, "2D"))
 
 
 @nb.njit
@@ -116,11 +175,16 @@ def _position_verdict(preset, players, name, take, reason):
     engine.load(0, position)
     assert engine.action_to_str(take) == "take choice 0 from slot 1"
     assert engine.legal_reason(0, take) == reason
+    return _verdict_after(engine, take)
+
+
+def _verdict_after(engine, action):
+    """The opening bound's verdict and the search's answer (budget 2^20 plays) after ``action`` in row 0."""
     work = worker_buffers(search_buffers(1, engine.state.dtype), 0)
     one = np.zeros(1, dtype=engine.state.dtype)
     catalogue, catalogue_bits, _ = engine.tables
     out = np.zeros((1, 2), dtype=np.int64)
-    _compare(engine.state, np.zeros(1, dtype=np.int64), np.array([take], dtype=np.int64), one, work, catalogue,
+    _compare(engine.state, np.zeros(1, dtype=np.int64), np.array([action], dtype=np.int64), one, work, catalogue,
              catalogue_bits, engine.cfgs, 1 << 20, out)
     return out[0, 0], out[0, 1]
 

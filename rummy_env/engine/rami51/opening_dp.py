@@ -46,7 +46,7 @@ from rummy_env.engine.rami51.placements import (
     placement_buffers, post_placements, run_placements, set_placements,
 )
 from rummy_env.engine.rami51.profiles import slot_profiles
-from rummy_env.engine.rami51.prune import new_meld_reachable, takeable_bits, turn_meld_bits
+from rummy_env.engine.rami51.prune import new_meld_reachable, take_sources, turn_meld_bits
 from rummy_env.engine.rami51.turn import own
 from rummy_env.engine.table import card_bit
 
@@ -233,12 +233,13 @@ def opening_outcomes(r, work, catalogue_bits, cfg, out, post: bool, narrow: bool
         pending[card] = r.pending[card]
     taken_type = r.taken if r.taken >= 0 and not r.taken_laid else -1
     # the cards a TAKE may bring: only those some new meld could hold beside an own card
-    takeable = takeable_bits(r, cfg)
+    gives = np.empty(r.slot_n, dtype=np.uint64)
+    takeable, single = take_sources(r, cfg, gives)
     reachable = hand_bits(r, p) | takeable | card_bit(JOKER)
     meldable = np.zeros(JOKER + 1, dtype=np.bool_)
     for card in range(JOKER + 1):
         if takeable & card_bit(card):
-            meldable[card] = new_meld_reachable(r, card, reachable, catalogue_bits, cfg)
+            meldable[card] = new_meld_reachable(r, card, reachable, gives, single, catalogue_bits, cfg)
     made_type, made_slot = items[0], items[1]
     stage_slot = np.empty(64, dtype=np.int64)
     n, n_made, stages = slot_profiles(r, avail, meldable, table, 0, made_type, made_slot, 0, stage_slot, taken_type,

@@ -12,7 +12,7 @@ from rummy_env.engine.config import FINAL_FORBIDDEN, FINAL_REQUIRED, FREED_NEW_M
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.rami51.candidates import hand_bits
 from rummy_env.engine.rami51.opening import JOKER_CELL, max_points, pure_run_laid, threshold
-from rummy_env.engine.rami51.table import represented, run_end_position
+from rummy_env.engine.rami51.table import represented
 from rummy_env.engine.rami51.turn import own, pending_total
 from rummy_env.engine.table import card_at, card_bit, holds_joker_at, slot_cards, slot_size
 from rummy_env.melds import KIND_RUN, KIND_SET
@@ -20,25 +20,17 @@ from rummy_env.melds import KIND_RUN, KIND_SET
 
 @nb.njit(**JIT)
 def can_grow(r, slot: int, cfg) -> bool:
-    """Whether some card the player could lay off this turn fits meld ``slot`` now: an own natural at an end
-    of a run or of a missing suit of a set, or a joker (own, or a freed one with ``new_meld_or_layoff``)
-    where one may go (relaxes ``lay_off_check``, R9, R12)."""
+    """Whether some card the player could lay off this turn fits the set in ``slot`` now: an own natural of a
+    missing suit, or a joker (own, or with ``new_meld_or_layoff`` a freed one: a player who opens later in the
+    turn may free one) if it has none; a 3-card set's joker never leaves it (relaxes ``lay_off_check``, R9, R12,
+    R14)."""
     p = r.current
-    jokers = own(r, p, JOKER) > 0 or (cfg.freed_joker_use == FREED_NEW_MELD_OR_LAYOFF and r.opened[p])
-    if r.slot_kind[slot] == KIND_SET:
-        if slot_size(r, slot) >= 4:
-            return False
-        if jokers and r.slot_jokers[slot] == 0:
-            return True
-        for suit in range(4):
-            if not r.slot_suits[slot] >> suit & 1 and own(r, p, suit * 13 + r.slot_key[slot] - 1) > 0:
-                return True
+    if slot_size(r, slot) >= 4:
         return False
-    if jokers and r.slot_jokers[slot] == 0 and r.slot_owner[slot] == p:
+    if (own(r, p, JOKER) > 0 or cfg.freed_joker_use == FREED_NEW_MELD_OR_LAYOFF) and r.slot_jokers[slot] == 0:
         return True
-    for high in (False, True):
-        position = run_end_position(r, slot, high, cfg)
-        if position != 0 and own(r, p, card_at(r.slot_key[slot], position)) > 0:
+    for suit in range(4):
+        if not r.slot_suits[slot] >> suit & 1 and own(r, p, suit * 13 + r.slot_key[slot] - 1) > 0:
             return True
     return False
 
@@ -46,10 +38,11 @@ def can_grow(r, slot: int, cfg) -> bool:
 @nb.njit(**JIT)
 def own_chain(r, slot: int, high: bool, cfg) -> int:
     """How many cards the player's own cards could add at the low/high end of run ``slot``: consecutive own
-    naturals beyond that end, bridged by one own joker if the run is his and has none (relaxes
-    ``lay_off_check``: burnt cards and the order of lay-offs are ignored)."""
+    naturals beyond that end, bridged by one joker (own, or freed under ``new_meld_or_layoff``) if the run is
+    his (even one holding a joker: a SWAP or a TAKE may free it first) (relaxes ``lay_off_check``: burnt cards
+    and the order of lay-offs are ignored)."""
     p = r.current
-    joker = own(r, p, JOKER) > 0 and r.slot_owner[slot] == p and r.slot_jokers[slot] == 0
+    joker = (own(r, p, JOKER) > 0 or cfg.freed_joker_use == FREED_NEW_MELD_OR_LAYOFF) and r.slot_owner[slot] == p
     lo, hi = r.slot_lo[slot], r.slot_hi[slot]
     added = 0
     for _ in range(13):
@@ -72,38 +65,56 @@ def own_chain(r, slot: int, high: bool, cfg) -> int:
 
 @nb.njit(**JIT)
 def takeable_bits(r, cfg) -> np.uint64:
-    """Cards a chain of TAKEs could bring into the hand this turn (relaxes ``take_check``, R13). A TAKE leaves
-    3 cards, so a run gives cards from an end only as deep as its length (grown at the other end by the
-    player's own cards, ``own_chain``) allows: the card ``d`` places in from one end needs ``d + 1 <= L + E - 3``.
-    A set gives its naturals when it has 4 cards or an own card can make it 4. Melds laid this turn count too
-    (after a commit the turn-start melds open up as well, R11.3)."""
+    """Cards a chain of TAKEs could bring into the hand this turn (relaxes ``take_check``, R13): what some meld
+    could give (``slot_takeable_bits``). Melds laid this turn count too (after a commit the turn-start melds open
+    up as well, R11.3)."""
     bits = np.uint64(0)
-    if not cfg.allow_take_from_meld:
-        return bits
-    p = r.current
     for slot in range(r.slot_n):
-        if r.slot_owner[slot] == p and not cfg.take_from_own_melds:
-            continue
-        size = slot_size(r, slot)
-        if r.slot_kind[slot] == KIND_SET:
-            if size < 4 and not can_grow(r, slot, cfg):
-                continue
-            for suit in range(4):
-                if r.slot_suits[slot] >> suit & 1:
-                    bits |= card_bit(suit * 13 + r.slot_key[slot] - 1)
-            if r.slot_jokers[slot] > 0 and cfg.can_take_joker_from_meld:
-                bits |= card_bit(JOKER)
-            continue
-        from_low = size + own_chain(r, slot, True, cfg) - 3   # cards the low end can give
-        from_high = size + own_chain(r, slot, False, cfg) - 3
-        lo, hi = r.slot_lo[slot], r.slot_hi[slot]
-        for position in range(lo, hi + 1):
-            if position - lo < from_low or hi - position < from_high:
-                if holds_joker_at(r, slot, position):
-                    if cfg.can_take_joker_from_meld:
-                        bits |= card_bit(JOKER)
-                else:
-                    bits |= card_bit(card_at(r.slot_key[slot], position))
+        bits |= slot_takeable_bits(r, slot, cfg)
+    return bits
+
+
+@nb.njit(**JIT)
+def take_sources(r, cfg, gives) -> tuple:
+    """``takeable_bits``, meld by meld: ``gives[slot]`` is what meld ``slot`` could give. Returns the takeable
+    cards and those that only one meld could give (for ``takes_fit``)."""
+    seen, twice = np.uint64(0), np.uint64(0)
+    for slot in range(r.slot_n):
+        gives[slot] = slot_takeable_bits(r, slot, cfg)
+        twice |= seen & gives[slot]
+        seen |= gives[slot]
+    return seen, seen & ~twice
+
+
+@nb.njit(**JIT)
+def slot_takeable_bits(r, slot: int, cfg) -> np.uint64:
+    """Cards TAKEs could bring from meld ``slot`` this turn. A TAKE leaves 3 cards, so a run gives cards from an
+    end only as deep as its length (grown at the other end by the player's own cards, ``own_chain``) allows:
+    the card ``d`` places in from one end needs ``d + 1 <= L + E - 3``. A set gives its naturals when it has 4
+    cards or an own card can make it 4 (``can_grow``)."""
+    bits = np.uint64(0)
+    if not cfg.allow_take_from_meld or r.slot_owner[slot] == r.current and not cfg.take_from_own_melds:
+        return bits
+    size = slot_size(r, slot)
+    if r.slot_kind[slot] == KIND_SET:
+        if size < 4 and not can_grow(r, slot, cfg):
+            return bits
+        for suit in range(4):
+            if r.slot_suits[slot] >> suit & 1:
+                bits |= card_bit(suit * 13 + r.slot_key[slot] - 1)
+        if r.slot_jokers[slot] > 0 and cfg.can_take_joker_from_meld:
+            bits |= card_bit(JOKER)
+        return bits
+    from_low = size + own_chain(r, slot, True, cfg) - 3   # cards the low end can give
+    from_high = size + own_chain(r, slot, False, cfg) - 3
+    lo, hi = r.slot_lo[slot], r.slot_hi[slot]
+    for position in range(lo, hi + 1):
+        if position - lo < from_low or hi - position < from_high:
+            if holds_joker_at(r, slot, position):
+                if cfg.can_take_joker_from_meld:
+                    bits |= card_bit(JOKER)
+            else:
+                bits |= card_bit(card_at(r.slot_key[slot], position))
     return bits
 
 
@@ -175,9 +186,11 @@ def placeable_bits(r, reachable: np.uint64, catalogue_bits, cfg) -> np.uint64:
 
 
 @nb.njit(**JIT)
-def new_meld_reachable(r, card: int, reachable: np.uint64, catalogue_bits, cfg) -> bool:
-    """Whether ``card`` (a pending card, R13, or a freed joker, R14) could still go into a new meld: a
-    catalogue meld holding it, with another own card, whose cards are all in the hand or takeable."""
+def new_meld_reachable(r, card: int, reachable: np.uint64, gives, single: np.uint64, catalogue_bits, cfg) -> bool:
+    """Whether ``card`` (a pending card, R13, a freed joker, R14, or for ``opening_dp`` a card a TAKE could
+    bring) could still go into a new meld: a catalogue meld holding it, with another own card, whose cards are
+    all in the hand or takeable, and whose TAKEs the table can give (``takes_fit``; ``gives`` and ``single`` from
+    ``take_sources``)."""
     p = r.current
     bit = card_bit(card)
     own_bits = np.uint64(0)
@@ -186,9 +199,66 @@ def new_meld_reachable(r, card: int, reachable: np.uint64, catalogue_bits, cfg) 
             own_bits |= card_bit(other)
     for entry in range(cfg.num_melds):
         entry_bits = catalogue_bits[entry]
-        if entry_bits & bit and entry_bits & ~reachable == 0 and entry_bits & own_bits:
+        if entry_bits & bit and entry_bits & ~reachable == 0 and entry_bits & own_bits \
+                and takes_fit(r, card, entry_bits, gives, single, cfg):
             return True
     return False
+
+
+@nb.njit(**JIT)
+def takes_fit(r, card: int, entry_bits: np.uint64, gives, single: np.uint64, cfg) -> bool:
+    """Whether the table can give the cards of the new meld ``entry_bits`` (holding ``card``, which is pending
+    when the meld is laid) that are not in the hand (relaxes ``take_check``, R13, by counting). A TAKE leaves
+    at least 3 cards, so a meld gives at most its size less 3, plus the cards laid off on it first: own naturals
+    (``layable``) and own jokers. Each own card is laid once: a pending card is never laid off, and a joker
+    leaves the table only as a freed joker (laid off again only under ``new_meld_or_layoff``, R14) or, under
+    ``can_take_joker_from_meld``, a pending one. The new meld's joker, beside a pending card, is an own joker
+    unless jokers may be taken: a MELD with a freed joker needs two own cards beside it. Only the cards that one
+    meld alone can give (``single``) are counted, against that meld (``gives[slot]``)."""
+    if cfg.freed_joker_use == FREED_NEW_MELD_OR_LAYOFF:
+        return True  # freed jokers may be laid off too: no limit
+    p = r.current
+    jokers = own(r, p, JOKER)
+    if entry_bits & card_bit(JOKER) and card != JOKER and not cfg.can_take_joker_from_meld:
+        jokers -= 1
+    hand = hand_bits(r, p)
+    counted = entry_bits & ~hand & single
+    if counted == 0:
+        return jokers >= 0
+    # beside ``card`` and a card to take, the third card must be the meld's own card; with both beside ``card``
+    # in hand, either could be swapped for a copy taken elsewhere, so neither is kept
+    others = entry_bits & ~card_bit(card)
+    kept = others & hand if others & ~hand else np.uint64(0)
+    needed = 0
+    for slot in range(r.slot_n):
+        taken = gives[slot] & counted
+        if taken:
+            needed += max(bit_count(taken) - (slot_size(r, slot) - 3) - layable(r, slot, kept), 0)
+    return needed <= jokers
+
+
+@nb.njit(**JIT)
+def layable(r, slot: int, kept: np.uint64) -> int:
+    """Own naturals that could ever be laid off on meld ``slot``, of its rank (a set) or of its suit (a run),
+    less the own copies ``kept`` for the new meld (cards with a copy pending stay free: a MELD lays pending
+    copies first). An upper bound (relaxes ``lay_off_check``)."""
+    p = r.current
+    key = r.slot_key[slot]
+    n = 0
+    for k in range(4 if r.slot_kind[slot] == KIND_SET else 13):
+        other = k * 13 + key - 1 if r.slot_kind[slot] == KIND_SET else key * 13 + k
+        used = r.pending[other] == 0 and kept & card_bit(other) != 0
+        n += max(own(r, p, other) - (1 if used else 0), 0)
+    return n
+
+
+@nb.njit(**JIT)
+def bit_count(bits: np.uint64) -> int:
+    n = 0
+    while bits:
+        bits &= bits - np.uint64(1)
+        n += 1
+    return n
 
 
 @nb.njit(**JIT)
@@ -253,17 +323,21 @@ def hopeless(r, catalogue_bits, cfg) -> bool:
     freed_need = 0 if cfg.freed_joker_use == FREED_NEW_MELD_OR_LAYOFF else 2 * r.freed_jokers
     if own_cards < (taken_cards + 1) // 2 + freed_need + (1 if cfg.final_discard == FINAL_REQUIRED else 0):
         return True
-    reachable = hand_bits(r, p) | takeable_bits(r, cfg)
+    gives = np.empty(r.slot_n, dtype=np.uint64)
+    takeable, single = take_sources(r, cfg, gives)
+    reachable = hand_bits(r, p) | takeable
+    if cfg.can_take_joker_from_meld:  # a joker a SWAP frees may be laid and taken back, pending
+        reachable |= card_bit(JOKER)
     placeable = placeable_bits(r, reachable, catalogue_bits, cfg)
     if must_lay and placeable & card_bit(r.taken) == 0:
         return True
     for card in range(JOKER + 1):
-        if r.pending[card] > 0 and not new_meld_reachable(r, card, reachable, catalogue_bits, cfg):
+        if r.pending[card] > 0 and not new_meld_reachable(r, card, reachable, gives, single, catalogue_bits, cfg):
             return True
     if r.freed_jokers > 0 and placeable & card_bit(JOKER) == 0:
         return True
     if r.freed_jokers > 0 and cfg.freed_joker_use != FREED_NEW_MELD_OR_LAYOFF \
-            and not new_meld_reachable(r, JOKER, reachable, catalogue_bits, cfg):
+            and not new_meld_reachable(r, JOKER, reachable, gives, single, catalogue_bits, cfg):
         return True
     if r.opened[p]:
         return False

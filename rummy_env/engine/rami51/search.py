@@ -184,21 +184,24 @@ def search(r, allow_undo: bool, commit_first: bool, work, catalogue, catalogue_b
         witness = scratch[WITNESS_ROW:WITNESS_ROW + 1]
         verdict = opening_verdict(r, witness, dp_work, catalogue, catalogue_bits, cfg)
         owners[BOUNDS] += 1
-        if verdict == COMMITTED and explore(witness[0], False, False, ASK_BOUND, work, catalogue, catalogue_bits,
-                                            cfg) == FINISHED:
-            verdict = YES
-        if verdict != NO and verdict != YES:  # the DP's table filled, or its plan did not finish: a narrower DP's plan
-            narrow_verdict = opening_verdict(r, witness, dp_work, catalogue, catalogue_bits, cfg, True)
-            if narrow_verdict == YES or narrow_verdict == COMMITTED and explore(
-                    witness[0], False, False, ASK_BOUND, work, catalogue, catalogue_bits, cfg) == FINISHED:
-                verdict = YES
-        if verdict == NO or verdict == YES:
+        # when the DP's table filled, or its plan did not finish, a narrower DP's plan is tried
+        if verdict == NO or plan_finishes(verdict, witness, work, catalogue, catalogue_bits, cfg) or plan_finishes(
+                opening_verdict(r, witness, dp_work, catalogue, catalogue_bits, cfg, True), witness, work, catalogue,
+                catalogue_bits, cfg):
             owners[SETTLED] += 1
-            return verdict == YES
+            return verdict != NO
         found = explore(r, allow_undo, commit_first, SEARCH_NODES, work, catalogue, catalogue_bits, cfg)
     if found == UNDECIDED:
         owners[GAVE_UP] += 1
     return found == FINISHED
+
+
+@nb.njit(**JIT)
+def plan_finishes(verdict: int, witness, work, catalogue, catalogue_bits, cfg) -> bool:
+    """The opening bound's plan ends the turn: laid to its end (YES), or laid to a COMMIT (in ``witness``) from
+    which ``explore`` finishes the turn."""
+    return verdict == YES or verdict == COMMITTED and explore(witness[0], False, False, ASK_BOUND, work, catalogue,
+                                                              catalogue_bits, cfg) == FINISHED
 
 
 @nb.njit(**JIT)
