@@ -15,6 +15,7 @@ ModuleNotFoundError: No module named 'a_module_that_is_not_installed'
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Iterator
 
 # extra -> the top-level modules it installs
@@ -26,13 +27,18 @@ EXTRAS = {
 
 
 @contextlib.contextmanager
-def needs_extra(extra: str, purpose: str) -> Iterator[None]:
-    """Run an import; if it fails for a module of ``extra``, say which extra to install (other failures pass)."""
+def needs_extra(extra: str, purpose: str, command: str | None = None) -> Iterator[None]:
+    """Run an import; if it fails for a module of ``extra``, say which extra to install (other failures pass).
+    With ``command`` (a module run as a command line, whose imports come before ``cli.guarded`` can answer), say
+    it as the command's one-line error on stderr and exit with status 2."""
     try:
         yield
     except ModuleNotFoundError as error:
         top = (error.name or "").split(".")[0]
         if top not in EXTRAS[extra]:
             raise
-        raise ModuleNotFoundError(f"{purpose} needs {top}, which the {extra!r} extra installs: "
-                                  f'pip install "rummy_env[{extra}]"', name=error.name) from error
+        message = f'{purpose} needs {top}, which the {extra!r} extra installs: pip install "rummy_env[{extra}]"'
+        if command is not None:
+            print(f"{command}: error: {message}", file=sys.stderr)
+            raise SystemExit(2) from None
+        raise ModuleNotFoundError(message, name=error.name) from error

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -193,6 +195,22 @@ def test_guarded_turns_a_returned_object_into_success_and_names_the_extra(capsys
 
     assert cli.guarded("x", missing) == 2 and 'pip install "rummy_env[openspiel]"' in capsys.readouterr().err
     assert cli.guarded("x", bare) == 2 and 'pip install "rummy_env[train]"' in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("module, command, blocked", [
+    ("ppo_selfplay", "rummy train", "torch"),
+    ("distill", "python -m rummy_env.training.distill", "torch"),
+    ("train_rllib", "python -m rummy_env.training.train_rllib", "ray"),
+])
+def test_a_training_module_run_without_its_extra_says_so_in_one_line(module, command, blocked):
+    """``python -m rummy_env.training.MODULE`` imports its extra before ``cli.guarded`` runs: without it, the
+    command still answers one line naming the extra, and status 2, as ``rummy train`` does."""
+    code = (f"import runpy, sys; sys.modules[{blocked!r}] = None; "  # the import fails as if not installed
+            f"runpy.run_module('rummy_env.training.{module}', run_name='__main__')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"{command}: error: ") and done.stderr.count("\n") == 1, done.stderr
+    assert f"needs {blocked}" in done.stderr and "pip install" in done.stderr
 
 
 @pytest.mark.parametrize("seed, ok", [("4294967295", True), ("4294967296", False)])

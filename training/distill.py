@@ -39,7 +39,9 @@ import numpy as np  # noqa: E402
 from rummy_env.extras import needs_extra  # noqa: E402
 from rummy_env.inputs import seed_type  # noqa: E402
 
-with needs_extra("train", "rummy_env.training.distill"):
+COMMAND = "python -m rummy_env.training.distill"  # its name in error messages
+
+with needs_extra("train", "rummy_env.training.distill", COMMAND if __name__ == "__main__" else None):
     import torch
 
 from rummy_env import RummyEngine  # noqa: E402
@@ -202,4 +204,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 if __name__ == "__main__":
     from rummy_env.cli import guarded
 
-    sys.exit(guarded("python -m rummy_env.training.distill", main))
+    sys.exit(guarded(COMMAND, main))

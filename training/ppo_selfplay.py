@@ -63,7 +63,9 @@ import numpy as np  # noqa: E402
 from rummy_env.extras import needs_extra  # noqa: E402
 from rummy_env.inputs import seed_type  # noqa: E402
 
-with needs_extra("train", "rummy_env.training.ppo_selfplay"):
+COMMAND = "rummy train"  # its name in error messages
+
+with needs_extra("train", "rummy_env.training.ppo_selfplay", COMMAND if __name__ == "__main__" else None):
     import torch
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
@@ -406,4 +408,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 if __name__ == "__main__":
     from rummy_env.cli import guarded
 
-    sys.exit(guarded("rummy train", main))
+    sys.exit(guarded(COMMAND, main))

@@ -42,7 +42,9 @@ from rummy_env.extras import needs_extra
 from rummy_env.inputs import seed_type
 from rummy_env.training.runs import check_no_later_checkpoints, check_out_dir
 
-with needs_extra("rllib", "rummy_env.training.train_rllib"):
+COMMAND = "python -m rummy_env.training.train_rllib"  # its name in error messages
+
+with needs_extra("rllib", "rummy_env.training.train_rllib", COMMAND if __name__ == "__main__" else None):
     import ray
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -301,4 +303,4 @@ def _lifetime_steps(algo) -> int:
 if __name__ == "__main__":
     from rummy_env.cli import guarded
 
-    sys.exit(guarded("python -m rummy_env.training.train_rllib", main))
+    sys.exit(guarded(COMMAND, main))
