@@ -26,11 +26,23 @@ def test_the_readme_has_python_snippets():
     assert len(python_blocks(ROOT / "README.md")) >= 3
 
 
+def kernel_cache() -> dict[str, str]:
+    """The compiled-kernel cache of this process (``rummy_env.engine.jit``): a snippet runs with a home of its own,
+    but need not compile the kernels again (none when there is no writable cache)."""
+    import importlib
+
+    import numba
+
+    importlib.import_module("rummy_env.engine.jit")  # chooses the cache folder
+    folder = numba.config.CACHE_DIR
+    return {"RUMMY_ENV_CACHE_DIR": str(Path(folder).parent)} if folder else {}
+
+
 @pytest.mark.parametrize("path, number, code", SNIPPETS, ids=[f"{p.relative_to(ROOT)}#{k}" for p, k, _ in SNIPPETS])
 def test_every_python_snippet_runs_as_written(path, number, code, tmp_path):
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600,
                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "OMP_NUM_THREADS": "1",
-                              "NUMBA_NUM_THREADS": "2", "MPLBACKEND": "Agg"})
+                              "NUMBA_NUM_THREADS": "2", "MPLBACKEND": "Agg", **kernel_cache()})
     assert run.returncode == 0, f"{path.name} python block {number} failed:\n{code}\n--- stderr:\n{run.stderr[-3000:]}"
 
 
