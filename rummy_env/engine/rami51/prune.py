@@ -64,20 +64,11 @@ def own_chain(r, slot: int, high: bool, cfg) -> int:
 
 
 @nb.njit(**JIT)
-def takeable_bits(r, cfg) -> np.uint64:
-    """Cards a chain of TAKEs could bring into the hand this turn (relaxes ``take_check``, R13): what some meld
-    could give (``slot_takeable_bits``). Melds laid this turn count too (after a commit the turn-start melds open
-    up as well, R11.3)."""
-    bits = np.uint64(0)
-    for slot in range(r.slot_n):
-        bits |= slot_takeable_bits(r, slot, cfg)
-    return bits
-
-
-@nb.njit(**JIT)
 def take_sources(r, cfg, gives) -> tuple:
-    """``takeable_bits``, meld by meld: ``gives[slot]`` is what meld ``slot`` could give. Returns the takeable
-    cards and those that only one meld could give (for ``takes_fit``)."""
+    """The cards a chain of TAKEs could bring into the hand this turn (relaxes ``take_check``, R13), meld by meld:
+    ``gives[slot]`` is what meld ``slot`` could give (``slot_takeable_bits``; melds laid this turn count too, and
+    after a commit the turn-start melds open up as well, R11.3). Returns the takeable cards and those that only
+    one meld could give (for ``takes_fit``)."""
     seen, twice = np.uint64(0), np.uint64(0)
     for slot in range(r.slot_n):
         gives[slot] = slot_takeable_bits(r, slot, cfg)
@@ -121,7 +112,7 @@ def slot_takeable_bits(r, slot: int, cfg) -> np.uint64:
 @nb.njit(**JIT)
 def turn_meld_bits(r, cfg) -> np.uint64:
     """The cards of the melds laid this turn: after a COMMIT any of them may be taken back (relaxes
-    ``take_check`` further than ``takeable_bits``, R13); a joker only under ``can_take_joker_from_meld``."""
+    ``take_check`` further than ``take_sources``, R13); a joker only under ``can_take_joker_from_meld``."""
     counts = np.zeros(JOKER + 1, dtype=np.int64)
     for slot in range(r.start_slots, r.slot_n):
         slot_cards(r, slot, counts)
@@ -275,7 +266,7 @@ def ace_slack(r, cfg) -> int:
 
 
 @nb.njit(**JIT)
-def pure_run_reachable(r, cfg) -> bool:
+def pure_run_reachable(r, takeable: np.uint64, cfg) -> bool:
     """A pure run is on the table this turn (or will be once a joker laid off on it is taken back), or three
     consecutive naturals of one suit could still form one: own cards, or (without ``pure_run_hand_cards_only``)
     cards a TAKE could bring (relaxes R11.2, AR8)."""
@@ -283,7 +274,7 @@ def pure_run_reachable(r, cfg) -> bool:
         return True
     p = r.current
     last_start = 13 if cfg.circular_runs else 12
-    later = np.uint64(0) if cfg.pure_run_hand_cards_only else takeable_bits(r, cfg)
+    later = np.uint64(0) if cfg.pure_run_hand_cards_only else takeable
     for suit in range(4):
         for start in range(1, last_start + 1):
             ok = True
@@ -351,7 +342,7 @@ def hopeless(r, catalogue_bits, cfg) -> bool:
             else:
                 unplaceable += n
     points_ok = bound >= threshold(r, cfg)
-    pure_ok = not cfg.opening_requires_pure_run or pure_run_reachable(r, cfg)
+    pure_ok = not cfg.opening_requires_pure_run or pure_run_reachable(r, takeable, cfg)
     commit_maybe = points_ok and pure_ok
     # an all-at-once out (R16): every own card laid but the final discard (R15)
     out_maybe = not (r.touched_table and not cfg.all_at_once_may_use_table) \
