@@ -94,7 +94,8 @@ P1  ``hopeless``: an obligation card (taken card, pending card) that no meld cou
 P2  ``_quick``: a depth-3 search for a short finishing line before the full search (only ever answers True).
 P3  ``_relevance``: for an OPENED player under "required", without every_pickup / burnt rule / freed or pending
     joker, the search only branches on plays related to the open obligations (same suit/rank cards, slots that
-    hold such cards, SWAPs, plays consuming pending cards).  Argument: any finishing line can be cut down to the
+    hold such cards, SWAPs, plays consuming pending cards; under ``can_take_joker_from_meld`` also a TAKE of a
+    joker and any play on a meld that holds one, since growing that meld lets its joker be taken).  Argument: any finishing line can be cut down to the
     plays an obligation placement depends on (same slot, consumed product); the others only use up cards that
     could stay in hand, and under "required" a fuller hand never hurts.  This is an argued, not a machine-checked,
     claim: if the oracle and the engine disagree on such a position, re-check with ``Search.no_relevance = True``.
@@ -422,6 +423,7 @@ class Search:
         self.no_relevance = False                     # set True to disable prune P3
         self.memo_finish: dict = {}
         self.memo_commit: dict = {}
+        self.memo_quick: dict = {}                    # key -> the depth up to which _quick found no line
 
     # ---------------------------------------------------------------- values (R10)
     def ace_value(self, high: bool) -> int:
@@ -968,6 +970,8 @@ class Search:
         return False
 
     def _pure_possible(self, st: St) -> bool:
+        if self.take_jk and any(st.table[s] is not None and st.table[s][0] == "R" and st.table[s][4] for s in st.pslots):
+            return True   # a joker laid on this turn's pure run may be taken off again, making it pure once more
         src = [st.own[t] + (0 if self.pure_own_only else st.pend[t]) for t in range(52)]
         later = [set() for _ in range(4)] if self.pure_own_only else self._avail(st)[1]   # cards still to be taken
         for s in range(4):
@@ -998,12 +1002,24 @@ class Search:
         return result
 
     def _quick(self, st: St, depth: int) -> bool:
-        """A short finishing line (at most ``depth`` plays) exists -- a sound shortcut for True answers only."""
+        """A short finishing line (at most ``depth`` plays) exists -- a sound shortcut for True answers only.
+
+        A False is remembered per state with its depth, so overlapping look-aheads are not searched twice (a stale
+        False only sends the caller to the full search)."""
         for t in range(NT):
             if st.own[t] and self.discard_legal(st, t):
                 return True
         if depth == 0:
             return False
+        k = self.key(st)
+        if self.memo_quick.get(k, 0) >= depth:
+            return False
+        found = self._quick_plays(st, depth)
+        if not found:
+            self.memo_quick[k] = depth
+        return found
+
+    def _quick_plays(self, st: St, depth: int) -> bool:
         if self.commit_valid(st) and self._quick(self.after_commit(st), depth - 1):
             return True
         rel = self._relevance(st)
@@ -1076,6 +1092,11 @@ class Search:
         rs, rr = rel
         if nxt.freed > st.freed:                                   # SWAP
             return True
+        if self.take_jk:                                           # a joker taken from a meld may join any obligation
+            if nxt.pend[JOKER] > st.pend[JOKER]:
+                return True
+            if slot is not None and (st.table[slot][4] if st.table[slot][0] == "R" else st.table[slot][3]):
+                return True
         for t in range(NT):
             if nxt.pend[t] < st.pend[t]:                           # consumes a pending card
                 return True
@@ -1275,6 +1296,7 @@ class RamiTurn:
         if self.search is not None:
             self.search.memo_finish.clear()
             self.search.memo_commit.clear()
+            self.search.memo_quick.clear()
 
     def legal_action_names(self) -> list:
         return [self.lay.name(a) for a in sorted(self.legal_actions())]
