@@ -323,6 +323,10 @@ def meld_size(m) -> int:
     return bin(m[2]).count("1") + (1 if m[3] else 0)
 
 
+def meld_has_joker(m) -> bool:
+    return bool(m[4] if m[0] == "R" else m[3])
+
+
 def meld_to_dict(slot: int, m) -> dict:
     cards = sorted(meld_cards(m))
     if m[0] == "R":
@@ -997,21 +1001,21 @@ class Search:
         if k in memo:
             return memo[k]
         memo[k] = False
-        result = self._quick(st, 3) or self._finish(st)
+        result = self._quick(st, 3, k) or self._finish(st)
         memo[k] = result
         return result
 
-    def _quick(self, st: St, depth: int) -> bool:
+    def _quick(self, st: St, depth: int, k: Optional[tuple] = None) -> bool:
         """A short finishing line (at most ``depth`` plays) exists -- a sound shortcut for True answers only.
 
         A False is remembered per state with its depth, so overlapping look-aheads are not searched twice (a stale
-        False only sends the caller to the full search)."""
+        False only sends the caller to the full search).  ``k`` is ``key(st)`` when the caller has it."""
         for t in range(NT):
             if st.own[t] and self.discard_legal(st, t):
                 return True
         if depth == 0:
             return False
-        k = self.key(st)
+        k = self.key(st) if k is None else k
         if self.memo_quick.get(k, 0) >= depth:
             return False
         found = self._quick_plays(st, depth)
@@ -1037,7 +1041,7 @@ class Search:
             k = self.key(nxt)
             if self.memo_finish.get(k):
                 return True
-            if self._quick(nxt, depth - 1):
+            if self._quick(nxt, depth - 1, k):
                 return True
         return False
 
@@ -1095,7 +1099,7 @@ class Search:
         if self.take_jk:                                           # a joker taken from a meld may join any obligation
             if nxt.pend[JOKER] > st.pend[JOKER]:
                 return True
-            if slot is not None and (st.table[slot][4] if st.table[slot][0] == "R" else st.table[slot][3]):
+            if slot is not None and meld_has_joker(st.table[slot]):
                 return True
         for t in range(NT):
             if nxt.pend[t] < st.pend[t]:                           # consumes a pending card
