@@ -91,8 +91,7 @@ Search prunes (speed only; each must never change an answer)
 P1  ``hopeless``: an obligation card (taken card, pending card) that no meld could ever hold, more obligation
     groups needing a joker than jokers obtainable, a points upper bound below the threshold, or no possible pure
     run, when the player must still open.  These are over-approximations, hence sound.
-P2  ``_quick``: a depth-3 search for a short finishing line before the full search (only ever answers True).
-P3  ``_relevance``: for an OPENED player under "required", without every_pickup / burnt rule / freed or pending
+P2  ``_relevance``: for an OPENED player under "required", without every_pickup / burnt rule / freed or pending
     joker, the search only branches on plays related to the open obligations (same suit/rank cards, slots that
     hold such cards, SWAPs, plays consuming pending cards; under ``can_take_joker_from_meld`` also a TAKE of a
     joker and any play on a meld that holds one, since growing that meld lets its joker be taken).  Argument: any finishing line can be cut down to the
@@ -396,6 +395,8 @@ class Search:
         self.prefer_low = layoff_prefer == "low"
         k = lambda n: knob(rules, n)  # noqa: E731
         self.circular = bool(k("circular_runs"))
+        self.run_positions = [(), *(tuple(range(r, 26, 13)) if self.circular else (1, 14) if r == 1 else (r,)
+                                    for r in range(1, 14))]       # rank -> the run positions it can stand at
         self.both_ends = bool(k("allow_ace_both_ends"))
         self.ace_fixed = k("ace_fixed_value")
         self.jov = k("joker_opening_value")
@@ -424,10 +425,9 @@ class Search:
         self.dpml = dpml if dpml is not None else 0
         self.thr = dpml if (pickup and dpml is not None) else int(k("opening_threshold"))
         self.pts_cap = max(self.thr, self.dpml, int(k("opening_threshold")))
-        self.no_relevance = False                     # set True to disable prune P3
+        self.no_relevance = False                     # set True to disable prune P2
         self.memo_finish: dict = {}
         self.memo_commit: dict = {}
-        self.memo_quick: dict = {}                    # key -> the depth up to which _quick found no line
 
     # ---------------------------------------------------------------- values (R10)
     def ace_value(self, high: bool) -> int:
@@ -898,13 +898,14 @@ class Search:
                 self._add_nat(pos_new, suits, t)
         cells = [set() for _ in range(4)]
         own_jk = st.own[JOKER] + st.freed
+        own_in_suit = [sum(st.own[13 * q:13 * q + 13]) for q in range(4)]      # card_type(r, q) = 13q + r - 1
         for m in st.table:
             if m is None:
                 continue
             size = meld_size(m)
             # lay-offs of own cards can lengthen a meld before cards are taken from it
             if m[0] == "R":
-                grow = sum(st.own[card_type(r, m[1])] for r in range(1, 14)) + own_jk
+                grow = own_in_suit[m[1]] + own_jk
             else:
                 grow = sum(st.own[card_type(m[1], q)] for q in range(4) if not m[2] >> q & 1) + own_jk
             big = size + grow >= 4 and self.take_ok
@@ -933,23 +934,13 @@ class Search:
     def _wrap(self, cells: set) -> set:
         out = set(cells)
         for p in cells:
-            r = pos_rank(p)
-            if self.circular:
-                out.update(range(r, 26, 13))
-            elif r == 1:
-                out.update((1, 14))
+            out.update(self.run_positions[pos_rank(p)])
         return out
 
     def _add_nat(self, pos, suits, t):
         r, s = rank_of(t), suit_of(t)
         suits[r] |= 1 << s
-        if self.circular:
-            for p in range(r, 26, 13):
-                pos[s].add(p)
-        else:
-            pos[s].add(r)
-            if r == 1:
-                pos[s].add(14)
+        pos[s].update(self.run_positions[r])
 
     def _placeable(self, st: St, t: int, avail, new_meld_only: bool = False) -> bool:
         """Over-approximation: could card type t end in some meld (a new one; or also a table one) this turn?"""
@@ -965,8 +956,7 @@ class Search:
                 if m is not None and m[0] == "S" and m[1] == r and (meld_size(m) == 4 or not m[2] >> s & 1):
                     return True
         ps = pos_new[s] if new_meld_only else pos_all[s]
-        mypos = [p for p in (range(r, 26, 13) if self.circular else ((1, 14) if r == 1 else (r,)))]
-        for p in mypos:
+        for p in self.run_positions[r]:
             for q in range(p - 2, p + 1):
                 missing = sum(1 for x in range(q, q + 3) if x != p and x not in ps)
                 if missing == 0 or (missing == 1 and jokers >= 1):
@@ -982,12 +972,7 @@ class Search:
             have = set(later[s])
             for r in range(1, 14):
                 if src[card_type(r, s)]:
-                    if self.circular:
-                        have.update(range(r, 26, 13))
-                    else:
-                        have.add(r)
-                        if r == 1:
-                            have.add(14)
+                    have.update(self.run_positions[r])
             if any(q in have and q + 1 in have and q + 2 in have for q in range(1, 24)):
                 return True
         return False
@@ -1000,50 +985,14 @@ class Search:
         memo = self.memo_finish
         if k in memo:
             return memo[k]
-        memo[k] = False
-        result = self._quick(st, 3, k) or self._finish(st)
+        memo[k] = False                             # in progress: a path back here is not a way out
+        try:
+            result = self._finish(st)
+        except BaseException:                       # interrupted (a caller's time-out): unproven, not False
+            del memo[k]
+            raise
         memo[k] = result
         return result
-
-    def _quick(self, st: St, depth: int, k: Optional[tuple] = None) -> bool:
-        """A short finishing line (at most ``depth`` plays) exists -- a sound shortcut for True answers only.
-
-        A False is remembered per state with its depth, so overlapping look-aheads are not searched twice (a stale
-        False only sends the caller to the full search).  ``k`` is ``key(st)`` when the caller has it."""
-        for t in range(NT):
-            if st.own[t] and self.discard_legal(st, t):
-                return True
-        if depth == 0:
-            return False
-        k = self.key(st) if k is None else k
-        if self.memo_quick.get(k, 0) >= depth:
-            return False
-        found = self._quick_plays(st, depth)
-        if not found:
-            self.memo_quick[k] = depth
-        return found
-
-    def _quick_plays(self, st: St, depth: int) -> bool:
-        if self.commit_valid(st) and self._quick(self.after_commit(st), depth - 1):
-            return True
-        rel = self._relevance(st)
-        for _a, nxt, slot in self.plays(st):
-            if rel is not None and not self._relevant_play(st, nxt, slot, rel):
-                continue
-            if nxt.hand_n() == 0:
-                if self.final != "required" and self.out_ok(nxt):
-                    return True
-                continue
-            if slot is not None and slot in self.orig and not st.opened and not self.aao_table:
-                continue
-            if nxt.tent and nxt.undos < self.max_undos:
-                return True
-            k = self.key(nxt)
-            if self.memo_finish.get(k):
-                return True
-            if self._quick(nxt, depth - 1, k):
-                return True
-        return False
 
     def _finish(self, st: St) -> bool:
         for t in range(NT):
@@ -1072,7 +1021,7 @@ class Search:
             return 1 if self.is_pure(nxt) and not self.is_pure(st) else 2
         return 3
 
-    # ---------------------------------------------------------------- relevance restriction (P3 in the module docstring)
+    # ---------------------------------------------------------------- relevance restriction (P2 in the module docstring)
     def _relevance(self, st: St):
         """(suits, ranks) of the open obligations when the search may skip plays unrelated to them, else None.
 
@@ -1132,18 +1081,20 @@ class Search:
         if k in memo:
             return memo[k]
         memo[k] = False
-        result = False
-        if self.commit_valid(st) and self.finish(self.after_commit(st)):
-            result = True
-        elif not self.hopeless(st):
-            for _a, nxt, slot in self.plays(st):
-                if nxt.hand_n() == 0:
-                    continue
-                if self.commit_reach(nxt):
-                    result = True
-                    break
+        try:
+            result = self._commit_reach(st)
+        except BaseException:                       # as in finish: an interrupted entry is dropped
+            del memo[k]
+            raise
         memo[k] = result
         return result
+
+    def _commit_reach(self, st: St) -> bool:
+        if self.commit_valid(st) and self.finish(self.after_commit(st)):
+            return True
+        if self.hopeless(st):
+            return False
+        return any(nxt.hand_n() and self.commit_reach(nxt) for _a, nxt, _slot in self.plays(st))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -1205,7 +1156,6 @@ class RamiTurn:
         self.goes_out = False
         self.announced = True
         self.penalty_cards_due = 0
-        self.history: list[int] = []
         self.search: Optional[Search] = None
         self._drawn_stock = None
         if self.phase == "play":
@@ -1294,14 +1244,6 @@ class RamiTurn:
             out.append((a, ("state", nxt)))
         return out
 
-    def forget(self) -> None:
-        """Drop the search memos (needed after a search was interrupted, e.g. by a time-out: an interrupted
-        search leaves its in-progress entries marked False)."""
-        if self.search is not None:
-            self.search.memo_finish.clear()
-            self.search.memo_commit.clear()
-            self.search.memo_quick.clear()
-
     def legal_action_names(self) -> list:
         return [self.lay.name(a) for a in sorted(self.legal_actions())]
 
@@ -1310,7 +1252,6 @@ class RamiTurn:
         gave up on, e.g. after a time-out): the move is then only required to be possible in the model."""
         if self.ends_turn:
             raise ValueError("the turn is over")
-        self.history.append(a)
         if self.phase == "draw":
             if a not in ((DRAW_STOCK, DRAW_DISCARD) if not check else self.legal_actions()):
                 raise ValueError(f"illegal draw {a}")

@@ -492,3 +492,43 @@ def test_replay_counts_are_consistent():
     assert before == after
     with pytest.raises(ValueError):
         t.apply(disc(t, "4D"))
+
+
+class Interrupted(Exception):
+    """Stands for a caller's time-out (the property tests' SIGALRM) raised inside the search."""
+
+
+def test_an_interrupted_search_keeps_no_unproven_answer(monkeypatch):
+    """The search memo survives a time-out: an entry still in progress when the search is interrupted is dropped,
+    not kept as False, so the same turn answers as a fresh one afterwards (interrupted at every depth)."""
+    rules = R(all_at_once_requires_opening_criteria=False, max_undos_per_turn=0)
+    position = ("AH 2H 3H 5C 5D 5S 9D 9C KS", (), rules, "9S")
+    fresh = legal(turn(*position))
+    finish_body = O.Search._finish
+    calls = 0
+
+    def counting(self, st):
+        nonlocal calls
+        calls += 1
+        return finish_body(self, st)
+
+    monkeypatch.setattr(O.Search, "_finish", counting)
+    legal(turn(*position))
+    total = calls
+    assert total > 3, "the position needs a search of a few states for this test to mean something"
+    for stop_at in range(1, total + 1):
+        calls = 0
+
+        def interrupted(self, st, stop_at=stop_at):
+            nonlocal calls
+            calls += 1
+            if calls == stop_at:
+                raise Interrupted()
+            return finish_body(self, st)
+
+        t = turn(*position)
+        monkeypatch.setattr(O.Search, "_finish", interrupted)
+        with pytest.raises(Interrupted):
+            legal(t)
+        monkeypatch.setattr(O.Search, "_finish", finish_body)
+        assert legal(t) == fresh, f"interrupted at search call {stop_at} of {total}"
