@@ -981,13 +981,16 @@ class Search:
         """Can the turn still be finished legally from st? (I1: a remaining undo + a tentative play suffices.)"""
         if st.tent and st.undos < self.max_undos:
             return True
+        return self._memoised(self.memo_finish, self._finish, st)
+
+    def _memoised(self, memo: dict, search, st: St) -> bool:
+        """``search(st)`` remembered in ``memo`` under ``key(st)``."""
         k = self.key(st)
-        memo = self.memo_finish
         if k in memo:
             return memo[k]
         memo[k] = False                             # in progress: a path back here is not a way out
         try:
-            result = self._finish(st)
+            result = search(st)
         except BaseException:                       # interrupted (a caller's time-out): unproven, not False
             del memo[k]
             raise
@@ -1076,18 +1079,7 @@ class Search:
         """Is a legal COMMIT reachable from st without undo (and without ending the turn)?"""
         if st.opened:
             return False
-        k = self.key(st)
-        memo = self.memo_commit
-        if k in memo:
-            return memo[k]
-        memo[k] = False
-        try:
-            result = self._commit_reach(st)
-        except BaseException:                       # as in finish: an interrupted entry is dropped
-            del memo[k]
-            raise
-        memo[k] = result
-        return result
+        return self._memoised(self.memo_commit, self._commit_reach, st)
 
     def _commit_reach(self, st: St) -> bool:
         if self.commit_valid(st) and self.finish(self.after_commit(st)):
