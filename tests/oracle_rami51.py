@@ -483,12 +483,12 @@ class Search:
 
     # ---------------------------------------------------------------- runs
     def norm(self, lo, hi, jpos):
+        """A run's (lo, hi, joker position) with ``1 <= lo <= 13`` on circular runs.  ``jpos`` is None for no
+        joker (0 is a position: a joker laid below a circular A-2-3); the result's 0 means no joker."""
+        shift = 0
         if self.circular:
-            if lo < 1:
-                lo, hi, jpos = lo + 13, hi + 13, (jpos + 13 if jpos else 0)
-            elif lo > 13:
-                lo, hi, jpos = lo - 13, hi - 13, (jpos - 13 if jpos else 0)
-        return lo, hi, jpos
+            shift = 13 if lo < 1 else -13 if lo > 13 else 0
+        return lo + shift, hi + shift, (0 if jpos is None else jpos + shift)
 
     def span_ok(self, lo, hi) -> bool:
         n = hi - lo + 1
@@ -600,7 +600,7 @@ class Search:
                     for p in ((lo - 1, hi + 1) if self.prefer_low else (hi + 1, lo - 1)):
                         if pos_rank(p) == rank_of(t) and (self.circular or 1 <= p <= 14):
                             nlo, nhi = min(lo, p), max(hi, p)
-                            nlo2, nhi2, nj = self.norm(nlo, nhi, jpos)
+                            nlo2, nhi2, nj = self.norm(nlo, nhi, jpos or None)
                             if self.span_ok(nlo2, nhi2):
                                 ends.append((p, nlo2, nhi2, nj))
                     if not ends:
@@ -695,7 +695,7 @@ class Search:
                     else:
                         card, nj = pos_type(suit, p), jpos
                     nlo, nhi = (lo + 1, hi) if k == 0 else (lo, hi - 1)
-                    nlo, nhi, nj = self.norm(nlo, nhi, nj)
+                    nlo, nhi, nj = self.norm(nlo, nhi, nj or None)
                     n = st.copy()
                     n.pend[card] += 1
                     self.unlaid(n, s, card, None if card == JOKER else p)

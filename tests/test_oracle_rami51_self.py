@@ -483,6 +483,15 @@ def test_circular_runs():
     assert t.lay.meld_index("KS AS 2S") is None
 
 
+def test_circular_runs_joker_laid_below_the_ace_stands_for_the_king():
+    """Found by the thorough profile (open_easy_circular, seed 121): the joker's position 0 was read as 'no joker'."""
+    r = R(circular_runs=True)
+    t = turn("7S", table=[(0, "AD 2D 3D")], rules=r, opened=True, draw="JK")
+    t.apply(lay(t, 0, "JKL"))
+    d = t.table_after()[0]
+    assert (d["lo"], d["hi"], d["joker_at"], sorted(d["cards"])) == (13, 16, 13, [13, 14, 15, 52])
+
+
 def test_replay_counts_are_consistent():
     t = turn("9H 10H JH KC KD KS QH 2C 4D", draw="6S")
     before = len(t.hand_after()) + sum(len(m["cards"]) for m in t.table_after())
