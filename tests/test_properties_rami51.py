@@ -22,8 +22,10 @@ outs, swaps and takes come up). At every step:
 
 The oracle is exhaustive and can be slow on big hands with jokers, so each oracle call gets a time budget
 (``ORACLE_BUDGET_S``); a position whose call runs out of time is not compared (the oracle then follows the
-engine's action unchecked, ``RamiTurn.apply(check=False)``), and the skipped positions must stay under
-``MAX_SKIP_FRACTION`` of the positions seen.
+engine's action unchecked, ``RamiTurn.apply(check=False)``), and the turns with a skipped position must stay
+under ``MAX_SKIP_FRACTION`` of the turns played (at least one is allowed). The allowance counts turns, not
+positions: time-outs come in runs, one per position of a hard turn (the positions of a turn share one search),
+so one hard turn of 15 actions would otherwise fail a round on its own.
 
 Profiles: ``tests/conftest.py`` (``ci`` by default; ``HYPOTHESIS_PROFILE=thorough`` runs ``THOROUGH_SCALE``
 times more examples and the ``slow`` tests). A failure prints the preset, knobs and seeds that replay it, the
@@ -404,6 +406,7 @@ def play_round_checked(preset: str, knobs: dict, seed: int, bias: float, *, orac
     turn = None              # the oracle's RamiTurn of the current turn
     turn_start = None        # the engine snapshot at the turn start
     turn_actions: list[int] = []
+    turn_timed_out = False   # an oracle call of this turn ran out of time
     hand_after_draw = 0
     rounds = rules.max_rounds if rules.episode == "game" else 1
     max_steps = rounds * (rules.max_turns_per_round + 1) * turn_action_bound(rules, 120)
@@ -431,6 +434,7 @@ def play_round_checked(preset: str, knobs: dict, seed: int, bias: float, *, orac
             turn = O.RamiTurn(snap, rules, layoff_prefer="high") if oracle else None
             tally = OpeningTally(rules, lay)
             stats["turns"] += 1
+            turn_timed_out = False
         engine_legal = {int(a) for a in np.flatnonzero(mask_row)}
         compared = False
         if turn is not None:
@@ -441,6 +445,8 @@ def play_round_checked(preset: str, knobs: dict, seed: int, bias: float, *, orac
                 compared = True
             except OracleTimeout:
                 stats["skipped"] += 1
+                stats["skipped_turns"] += not turn_timed_out
+                turn_timed_out = True
             stats["oracle_s"] += time.perf_counter() - started
             if compared:
                 stats["compared"] += 1
@@ -620,8 +626,9 @@ def check_round_end(rules: RummyRules, lay: O.Layout, pre: dict, post: dict, tur
 
 def assert_few_skips(stats: Stats, where: str) -> None:
     seen = stats["compared"] + stats["skipped"]
-    assert stats["skipped"] <= max(2, MAX_SKIP_FRACTION * seen), (
-        f"the oracle ran out of time on {stats['skipped']} of {seen} positions (budget {ORACLE_BUDGET_S}s){where}")
+    assert stats["skipped_turns"] <= max(1, MAX_SKIP_FRACTION * stats["turns"]), (
+        f"the oracle ran out of time in {stats['skipped_turns']} of {stats['turns']} turns ({stats['skipped']} of "
+        f"{seen} positions, budget {ORACLE_BUDGET_S}s){where}")
 
 
 # ============================================================================================ 1-5, 8. rollouts
