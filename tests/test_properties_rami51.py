@@ -23,7 +23,7 @@ outs, swaps and takes come up). At every step:
 The oracle is exhaustive and can be slow on big hands with jokers, so each oracle call gets a time budget
 (``ORACLE_BUDGET_S``); a position whose call runs out of time is not compared (the oracle then follows the
 engine's action unchecked, ``RamiTurn.apply(check=False)``), and the turns with a skipped position must stay
-under ``MAX_SKIP_FRACTION`` of the turns played (at least one is allowed). The allowance counts turns, not
+under ``MAX_SKIP_FRACTION`` of the turns played (two are always allowed). The allowance counts turns, not
 positions: time-outs come in runs, one per position of a hard turn (the positions of a turn share one search),
 so one hard turn of 15 actions would otherwise fail a round on its own.
 
@@ -626,7 +626,7 @@ def check_round_end(rules: RummyRules, lay: O.Layout, pre: dict, post: dict, tur
 
 def assert_few_skips(stats: Stats, where: str) -> None:
     seen = stats["compared"] + stats["skipped"]
-    assert stats["skipped_turns"] <= max(1, MAX_SKIP_FRACTION * stats["turns"]), (
+    assert stats["skipped_turns"] <= max(2, MAX_SKIP_FRACTION * stats["turns"]), (
         f"the oracle ran out of time in {stats['skipped_turns']} of {stats['turns']} turns ({stats['skipped']} of "
         f"{seen} positions, budget {ORACLE_BUDGET_S}s){where}")
 
