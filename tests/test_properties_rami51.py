@@ -22,8 +22,8 @@ outs, swaps and takes come up). At every step:
 
 The oracle is exhaustive and can be slow on big hands with jokers, so each oracle call gets a time budget
 (``ORACLE_BUDGET_S``); a position whose call runs out of time is not compared (the oracle then follows the
-engine's action unchecked, ``RamiTurn.apply(check=False)``), and the turns with a skipped position must stay
-under ``MAX_SKIP_FRACTION`` of the turns played (two are always allowed). The allowance counts turns, not
+engine's action unchecked, ``RamiTurn.apply(check=False)``), and the turns with a skipped position may be at
+most ``MAX_SKIP_FRACTION`` of the turns played (two are always allowed). The allowance counts turns, not
 positions: time-outs come in runs, one per position of a hard turn (the positions of a turn share one search),
 so one hard turn of 15 actions would otherwise fail a round on its own.
 
@@ -366,7 +366,7 @@ def check_deal(snap: dict, rules: RummyRules, where: str) -> None:
 
 # ============================================================================================ the rollout
 class Stats(Counter):
-    """compared / skipped positions, oracle seconds, rounds by end, openings, …"""
+    """compared / skipped positions, turns and turns with a skipped position, oracle seconds, rounds by end, …"""
 
 
 def choose(rng: np.random.Generator, legal: np.ndarray, bias: float, lay: O.Layout) -> int:
