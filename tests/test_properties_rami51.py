@@ -22,10 +22,11 @@ outs, swaps and takes come up). At every step:
 
 The oracle is exhaustive and can be slow on big hands with jokers, so each oracle call gets a time budget
 (``ORACLE_BUDGET_S``); a position whose call runs out of time is not compared (the oracle then follows the
-engine's action unchecked, ``RamiTurn.apply(check=False)``), and the turns with a skipped position may be at
-most ``MAX_SKIP_FRACTION`` of the turns played (two are always allowed). The allowance counts turns, not
-positions: time-outs come in runs, one per position of a hard turn (the positions of a turn share one search),
-so one hard turn of 15 actions would otherwise fail a round on its own.
+engine's action unchecked, ``RamiTurn.apply(check=False)``), and a round fails when the skips are too many
+both ways: more than ``MAX_SKIP_FRACTION`` of the positions and more than that share of the turns (two of each
+are always allowed). Time-outs come in two shapes: runs, one per position of a hard turn (the positions of a
+turn share one search), which the turn count sees as one; and single hard positions scattered over many turns
+(a draw phase whose pickup must prove an opening), which the position count sees as few.
 
 Profiles: ``tests/conftest.py`` (``ci`` by default; ``HYPOTHESIS_PROFILE=thorough`` runs ``THOROUGH_SCALE``
 times more examples and the ``slow`` tests). A failure prints the preset, knobs and seeds that replay it, the
@@ -626,7 +627,8 @@ def check_round_end(rules: RummyRules, lay: O.Layout, pre: dict, post: dict, tur
 
 def assert_few_skips(stats: Stats, where: str) -> None:
     seen = stats["compared"] + stats["skipped"]
-    assert stats["skipped_turns"] <= max(2, MAX_SKIP_FRACTION * stats["turns"]), (
+    few_positions = stats["skipped"] <= max(2, MAX_SKIP_FRACTION * seen)
+    assert few_positions or stats["skipped_turns"] <= max(2, MAX_SKIP_FRACTION * stats["turns"]), (
         f"the oracle ran out of time in {stats['skipped_turns']} of {stats['turns']} turns ({stats['skipped']} of "
         f"{seen} positions, budget {ORACLE_BUDGET_S}s){where}")
 
