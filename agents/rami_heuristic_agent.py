@@ -3,15 +3,17 @@
 It acts on the player's own observation and the exact action mask only, and only ever picks a
 masked-in action. Per row:
 
-* **draw**: take the discard top when the mask allows it — the engine allows it only when the card
-  can be laid this turn (R6) — and, before opening, only when ``MeldPlanner`` finds an opening that
-  lays it (71 points after a Lebanese pickup, R21.3); otherwise draw from the stock.
+* **draw**: take the discard top when the mask allows it — under ``dead_ends="prevent"`` the engine
+  allows it only when the card can be laid this turn (R6); under ``"take_back"`` (R25) it is allowed
+  whenever there is one, and ``MeldPlanner`` must find a plan that lays it — and, before opening, only
+  when ``MeldPlanner`` finds an opening that lays it (71 points after a Lebanese pickup, R21.3);
+  otherwise draw from the stock.
 * **open** (R11): plan the combination of new melds and lay-offs worth the most hand value among
   those that reach the threshold with a pure run; lay it one action at a time (MELD of a meld's first
   three cards, then LAY_OFFs), replanning after each, and COMMIT as soon as the mask allows. The
   opening is tentative until then: if the plan breaks down, UNDO (the engine's budget, R24) and
-  discard; a turn that owes a card (the discard top) then follows the mask, which is exact once the
-  undos are spent.
+  discard; a turn that owes a card (the discard top) then takes the turn back (TAKE_BACK, R25), or,
+  under ``"prevent"``, follows the mask, which is exact once the undos are spent.
 * **once opened**: SWAP for a table joker whenever the mask allows it (R14), melding the freed joker
   at once; lay the best combination of new melds, natural lay-offs on any meld, own or opponents',
   and new melds of two hand cards around a card TAKEn from a meld of 4+ (R13); lay off a joker only
@@ -33,7 +35,7 @@ import numpy as np
 from rummy_env.agents.base import InputCheck
 from rummy_env.agents.rami_planner import JOKER, Goal, MeldPlanner, TableMeld, card_at
 from rummy_env import cards
-from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, UNDO, ActionLayout
+from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, TAKE_BACK, UNDO, ActionLayout
 from rummy_env.observations import ObservationLayout
 from rummy_env.melds import KIND_RUN, KIND_SET
 from rummy_env.rules import RummyRules
@@ -101,15 +103,20 @@ class RamiHeuristicAgent:
 
     # ------------------------------------------------------------------ draw
     def _wants_top(self, b: dict[str, np.ndarray]) -> bool:
-        """Opened: the mask already says the top can be laid. Not opened: an opening must lay it."""
-        if b["opened"][0]:
+        """Opened: under ``dead_ends="prevent"`` the mask already says the top can be laid, under ``"take_back"``
+        a plan must lay it. Not opened: an opening must lay it."""
+        opened = bool(b["opened"][0])
+        if opened and self.rules.dead_ends == "prevent":
             return True
         top = int(np.flatnonzero(b["discard_top"])[0])
         hand = b["hand"].astype(np.int64)
         hand[top] += 1
-        need = self.rules.discard_pickup_min_lay or self.rules.opening_threshold
-        goal = Goal(need=need, need_pure=self.rules.opening_requires_pure_run, required=(top,), keep=self.keep)
-        return self._plan(b, hand, goal, opened=False) is not None
+        if opened:
+            goal = Goal(required=(top,), keep=self.keep)
+        else:
+            need = self.rules.discard_pickup_min_lay or self.rules.opening_threshold
+            goal = Goal(need=need, need_pure=self.rules.opening_requires_pure_run, required=(top,), keep=self.keep)
+        return self._plan(b, hand, goal, opened=opened) is not None
 
     # ------------------------------------------------------------------ plays
     def _play(self, b: dict[str, np.ndarray], mask: np.ndarray) -> int:
@@ -136,6 +143,8 @@ class RamiHeuristicAgent:
             return UNDO  # the opening plan broke down: take it back (the engine's budget, R24)
         if mask[self.discards].any():
             return -1
+        if mask[TAKE_BACK]:
+            return TAKE_BACK  # the plan broke down and no undo is left: take the turn back (R25)
         return self._any_play(mask)
 
     def _goal(self, b: dict[str, np.ndarray], opened: bool) -> Goal:

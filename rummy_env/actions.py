@@ -28,8 +28,12 @@ action id                              meaning
 ``0``, ``1``                           DRAW_STOCK, DRAW_DISCARD (only if the card can be laid, R6)
 ``2``                                  COMMIT: validate the tentative opening (R11.5)
 ``3``                                  UNDO: take back every tentative play of the turn (R24)
-``4 .. 4+M-1``                         MELD ``m`` (3-card sets/runs, with at most one joker)
-``4+M + s*L + c``                      LAY_OFF onto slot ``s``: ``c < 52`` that natural card;
+``4``                                  TAKE_BACK: put the turn's plays and a card taken from the
+                                       discard pile back, draw from the stock in its place and
+                                       the penalty cards, then discard (``dead_ends="take_back"``,
+                                       R25; never legal under ``"prevent"``)
+``5 .. 5+M-1``                         MELD ``m`` (3-card sets/runs, with at most one joker)
+``5+M + s*L + c``                      LAY_OFF onto slot ``s``: ``c < 52`` that natural card;
                                        ``c = 52`` a joker at the low end of a run / into a set;
                                        ``c = 53`` a joker at the high end of a run
 ``TAKE + s*5 + k``                     TAKE a card from slot ``s`` (4+ cards, R13): run ``k=0``
@@ -42,8 +46,8 @@ action id                              meaning
                                        leaving one card WITHOUT announcing (penalty draw, R7)
 =====================================  ==========================================================
 
-Defaults (rami51): ``M = 322`` (52 sets, 78 joker sets, 48 runs + 144 joker runs), ``A = 2539``
-(``2592`` with manual announcement); ``circular_runs`` adds the K-A-2 runs (``M = 338``).
+Defaults (rami51): ``M = 322`` (52 sets, 78 joker sets, 48 runs + 144 joker runs), ``A = 2540``
+(``2593`` with manual announcement); ``circular_runs`` adds the K-A-2 runs (``M = 338``).
 
 Ruleset ``gin`` (G1-G14; ``T = 52``; a meld of the catalogue holds 3 to 5 cards, ``M = 185``: 52 three-card and
 13 four-card sets, 44 runs of 3, 40 of 4 and 36 of 5, the same melds as OpenSpiel's; a longer run is laid as two):
@@ -84,21 +88,24 @@ DRAW_STOCK = 0
 DRAW_DISCARD = 1
 COMMIT = 2  # rami51
 UNDO = 3
+TAKE_BACK = 4
 PASS = 2    # gin
 KNOCK = 3
 JOKER_LOW, JOKER_HIGH = 52, 53  # rami51 lay-off codes of a joker
 TAKE_CHOICES = 5
 
 # the kinds of action an id decodes to (``rummy_env.engine.common.decode``, ``ActionLayout.decode``)
-(A_INVALID, A_DRAW_STOCK, A_DRAW_DISCARD, A_COMMIT, A_UNDO, A_MELD, A_LAY_OFF, A_TAKE, A_SWAP, A_DISCARD, A_PASS,
- A_KNOCK) = range(-1, 11)
-KIND_NAMES = ("draw_stock", "draw_discard", "commit", "undo", "meld", "lay_off", "take", "swap", "discard", "pass",
-              "knock")
+# (a ruleset's special kinds are consecutive here: id 2 + k decodes to the kind of id 2, plus k)
+(A_INVALID, A_DRAW_STOCK, A_DRAW_DISCARD, A_COMMIT, A_UNDO, A_TAKE_BACK, A_MELD, A_LAY_OFF, A_TAKE, A_SWAP, A_DISCARD,
+ A_PASS, A_KNOCK) = range(-1, 12)
+KIND_NAMES = ("draw_stock", "draw_discard", "commit", "undo", "take_back", "meld", "lay_off", "take", "swap", "discard",
+              "pass", "knock")
 # the actions between the draws and the melds, per ruleset: ids 2, 3, ... are these kinds
-SPECIALS = {"basic": (), "rami51": ("commit", "undo"), "gin": ("pass", "knock")}
+SPECIALS = {"basic": (), "rami51": ("commit", "undo", "take_back"), "gin": ("pass", "knock")}
 
 
-SPECIAL_WORDS = {"commit": "commit the opening", "undo": "undo the tentative plays", "pass": "pass",
+SPECIAL_WORDS = {"commit": "commit the opening", "undo": "undo the tentative plays",
+                 "take_back": "take back the turn's plays (then draw the penalty cards and discard)", "pass": "pass",
                  "knock": "knock"}
 
 
@@ -158,8 +165,8 @@ class ActionLayout:
         return self.layoff_offset + slot * self.layoff_codes + card
 
     def special(self, kind: str) -> int:
-        """The id of a special action of this ruleset: ``"commit"``, ``"undo"`` (rami51), ``"pass"``, ``"knock"``
-        (gin)."""
+        """The id of a special action of this ruleset: ``"commit"``, ``"undo"``, ``"take_back"`` (rami51),
+        ``"pass"``, ``"knock"`` (gin)."""
         if kind not in self.specials:
             raise ValueError(f"no {kind!r} action in this ruleset; its special actions: {self.specials}")
         return 2 + self.specials.index(kind)
@@ -184,7 +191,7 @@ class ActionLayout:
         raise ValueError(f"{cards.names(wanted)} is not a meld of the catalogue under these rules")
 
     def decode(self, action: int) -> tuple[str, int, int]:
-        """``(kind, a, b)``: ("draw_stock"|"draw_discard"|"commit"|"undo", -1, -1), ("meld", entry, -1),
+        """``(kind, a, b)``: ("draw_stock"|"draw_discard"|"commit"|"undo"|"take_back"|"pass"|"knock", -1, -1), ("meld", entry, -1),
         ("lay_off", slot, code), ("take", slot, choice), ("swap", slot, -1), ("discard", card, announce)."""
         action = as_action(action)
         if not 0 <= action < self.num_actions:

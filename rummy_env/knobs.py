@@ -1,4 +1,4 @@
-"""The knob tables of ``RummyRules`` (B1-B19, R1-R24, G1-G14): the presets, which knobs each ruleset owns,
+"""The knob tables of ``RummyRules`` (B1-B19, R1-R25, G1-G14): the presets, which knobs each ruleset owns,
 the allowed values of every enum, bool and integer knob with the rule that sets it, the gin presets' values,
 the Lebanese sub-rules' values, and how defaults left open are resolved. Every field of ``RummyRules`` that is
 not shared, basic's or gin's is rami51's (``rummy_env.rules.RAMI51_KNOBS``). ``rummy_env.rules`` builds the
@@ -53,6 +53,7 @@ CHOICES_RAMI = {
     "all_at_once_scoring": (("multiplier", "flat100"), "R19"),
     "discard_pickup_min_lay_scope": (("opening_only", "every_pickup"), "AL3"),
     "half_point_rounding": (("exact", "ceil", "floor"), "R21.5"),
+    "dead_ends": (("take_back", "prevent"), "R25"),
 }
 CHOICES_GIN = {
     "dead_round_scoring": (("none",), "G10"),
@@ -101,6 +102,7 @@ INTS_RAMI = {
     "opening_threshold": (0, "R11.1"), "announcement_penalty_cards": (0, "R7"), "ace_hand_value": (1, "R19"),
     "joker_hand_value": (0, "AR15"), "non_opener_penalty": (0, "R19"), "game_end_threshold": (1, "AR18"),
     "max_rounds": (1, "R22"), "max_turns_per_round": (1, "R17"), "max_undos_per_turn": (0, "R24"),
+    "take_back_penalty_cards": (0, "R25"),
 }
 # knobs with one allowed value (docs/rules.md#rami51-knobs, "fixed values") -> (value, rule id)
 FIXED_RAMI = {

@@ -41,9 +41,11 @@ count both copies of a card):
 ``slot_tentative``     S       1 for a meld of the tentative opening of the player to act
 ``opened``             P       1 if seat ``r`` has opened this round (R11)
 ``pending``            T       cards the player to act took from melds this turn (R13)
-``turn_state``         7       dealer's first turn, taken card laid, freed jokers, tentative plays,
-                               undos used, touched an old meld, had opened at turn start
+``turn_state``         8       dealer's first turn, taken card laid, freed jokers, tentative plays,
+                               undos used, touched an old meld, had opened at turn start, took
+                               the turn back (R25: only a discard remains)
 ``turn_points``        2       R10 points of own cards laid this turn = 128 * high + low
+``take_backs``         P       take-backs of seat ``r`` this round (R25, max 127)
 =====================  ======  ==================================================================
 
 Ruleset ``gin`` appends (the knocker's melds and the defender's lay-offs and melds are in ``slot_cards``,
@@ -82,7 +84,9 @@ kind           counted when
 ``laid``       the card went from the seat's hand to the table (new meld, lay-off, the natural of a
                joker swap); tentative plays count when made
 ``took_back``  the card came from the table into the seat's hand: a card taken from a meld (R13),
-               a joker freed by a swap (R14), the cards of tentative plays taken back by UNDO (R24)
+               a joker freed by a swap (R14), the cards of the turn's plays taken back by UNDO (R24)
+               or TAKE_BACK (R25)
+``returned``   the seat put the card it had taken from the discard pile back on it (TAKE_BACK, R25)
 =============  ==================================================================================
 
 Cards drawn from the stock (penalty draws included) are never in it: they are hidden.
@@ -98,11 +102,11 @@ BLOCKS = ("hand", "discard_top", "discard_age", "known", "table_by_seat", "slot_
           "hand_sizes", "stock_size", "discard_size", "phase", "current_player", "dealer", "slot_kind",
           "slot_owner", "has_played", "has_melded", "totals_high", "totals_low", "turns", "hands_played",
           "reshuffles")
-RAMI_BLOCKS = ("slot_joker", "slot_tentative", "opened", "pending", "turn_state", "turn_points")
+RAMI_BLOCKS = ("slot_joker", "slot_tentative", "opened", "pending", "turn_state", "turn_points", "take_backs")
 GIN_BLOCKS = ("gin_phase", "knocker", "knock_limit", "gin_state", "boxes", "slot_layoffs")
 FAMILY_BLOCKS = {"basic": (), "rami51": RAMI_BLOCKS, "gin": GIN_BLOCKS}
-HISTORY_KINDS = ("took", "passed", "discarded", "laid", "took_back")
-H_TOOK, H_PASSED, H_DISCARDED, H_LAID, H_TOOK_BACK = range(len(HISTORY_KINDS))
+HISTORY_KINDS = ("took", "passed", "discarded", "laid", "took_back", "returned")
+H_TOOK, H_PASSED, H_DISCARDED, H_LAID, H_TOOK_BACK, H_RETURNED = range(len(HISTORY_KINDS))
 
 
 class ObservationLayout:
@@ -118,7 +122,7 @@ class ObservationLayout:
             "has_played": (players,), "has_melded": (players,), "totals_high": (players,), "totals_low": (players,),
             "turns": (2,), "hands_played": (2,), "reshuffles": (1,),
             "slot_joker": (slots,), "slot_tentative": (slots,), "opened": (players,), "pending": (types,),
-            "turn_state": (7,), "turn_points": (2,),
+            "turn_state": (8,), "turn_points": (2,), "take_backs": (players,),
             "gin_phase": (5,), "knocker": (players,), "knock_limit": (1,), "gin_state": (4,), "boxes": (players,),
             "slot_layoffs": (slots, 2),
         }

@@ -124,6 +124,10 @@ class RummyRules:
     ``game_end_threshold``                      1000           lowest total wins (AR18)
     ``num_rounds``                              None           required in "rounds" mode (R22)
     ``max_rounds``                              100            R22
+    ``dead_ends``                               "take_back"    a turn that cannot be finished is taken back
+                                                               with a penalty (TAKE_BACK); or "prevent": a
+                                                               look-ahead mask hides every dead end (R25)
+    ``take_back_penalty_cards``                 2              cards drawn after a take-back (R25)
     ``lebanese``                                False          the Lebanese "14" preset (R21)
     ``ace_fixed_value``                         None [10]      ace value everywhere (R21.1)
     ``joker_run_requires_burnt``                False [True]   R21.2, AL2
@@ -248,6 +252,8 @@ class RummyRules:
     game_end_threshold: int = 1000
     num_rounds: int | None = None
     max_rounds: int = 100
+    dead_ends: str = "take_back"
+    take_back_penalty_cards: int = 2
     # ---- rami51 only: Lebanese "14" (R21)
     lebanese: bool = False
     ace_fixed_value: int | None = AUTO            # type: ignore[assignment]

@@ -109,6 +109,7 @@ def clear_hand(r) -> None:
     r.upcard_draws = 0
     r.history[:, :, :] = 0
     r.last_discard[:] = -1
+    r.take_backs[:] = 0
 
 
 @nb.njit(**JIT)

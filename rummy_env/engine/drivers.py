@@ -9,7 +9,8 @@ A family's row functions (all compiled):
 * ``legal_reason(r, action, work, tabs, cfg)``: 0 if ``action`` is legal, else the code of the first rule
   it breaks (``rummy_env.engine.reasons``);
 * ``apply_row(rows, undo, action, work, tabs, cfg)``: apply a legal action to ``rows[0]`` (``rows`` and ``undo``
-  are the row and its UNDO copy as one-element arrays, so that whole records can be copied);
+  are the row and the copy UNDO and TAKE_BACK return to, as one-element arrays, so that whole records can be
+  copied);
 * ``worker_buffers(work, thread)``: one thread's share of the family's scratch buffers ``work``.
 
 ``tabs`` is ``(catalogue, catalogue_bits, values)`` and ``cfgs`` a one-element array holding the config record
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from rummy_env.actions import A_UNDO
+from rummy_env.actions import A_TAKE_BACK
 from rummy_env.engine.common import add_end_rewards, decode, end_game_illegal, over, row_done, won_episode
 from rummy_env.engine.history import note_action, note_hand_change, noted_from_action
 from rummy_env.engine.config import EPISODE_GAME
@@ -96,14 +97,12 @@ def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row,
             note_action(r, kind, a)
             apply_row(rows, undo, action, work, tabs, cfg)
             return
+        if kind == A_TAKE_BACK:  # noted by the family as it goes: its penalty draws are hidden (R25)
+            apply_row(rows, undo, action, work, tabs, cfg)
+            return
         seat, pile_before = r.current, r.pile_n
         hand = r.hand[seat].copy()
-        if kind == A_UNDO:  # UNDO restores the record of the turn's first tentative play: the history stays
-            kept = r.history.copy()
-            apply_row(rows, undo, action, work, tabs, cfg)
-            r.history[:, :, :] = kept
-        else:
-            apply_row(rows, undo, action, work, tabs, cfg)
+        apply_row(rows, undo, action, work, tabs, cfg)
         note_hand_change(r, seat, hand, pile_before)
 
     @nb.njit(**JIT)

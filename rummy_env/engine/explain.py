@@ -77,6 +77,11 @@ _WORDS = {
     why.SWAP_NOT_HELD: ("", "the player holds no {represented} of his own, the card the joker stands for (R14)"),
     why.PICKUP_MIN_LAY: ("", "a turn that took the discard top must lay at least {minimum} points (every_pickup, AL3)"),
     why.NOT_IN_RULESET: ("that action does not exist in this ruleset",) * 2,
+    why.TAKE_BACK_OFF: ("", 'there is no take-back under dead_ends = "prevent": the mask hides every play after which the '
+                            'turn could not be finished instead (R25)'),
+    why.NOTHING_TO_TAKE_BACK: ("", "nothing to take back: the turn has laid or taken nothing, and no card must still be "
+                                   "laid (R25)"),
+    why.TOOK_BACK: ("", "{player} took the turn back: only a discard ends it now (R25)"),
 }
 
 

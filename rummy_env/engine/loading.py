@@ -22,16 +22,18 @@ from rummy_env.rules import RummyRules
 
 
 def load(rules: RummyRules, rows: np.ndarray, undo_rows: np.ndarray, position: dict[str, Any]) -> None:
-    """Write ``position`` into ``rows[0]`` (and, for a turn with tentative plays, its ``undo``, into
-    ``undo_rows[0]``), after checking all of it."""
+    """Write ``position`` into ``rows[0]`` (and, for a turn that has played, its ``undo``, into ``undo_rows[0]``),
+    after checking all of it."""
     record = rows.copy()
     undo = undo_rows.copy()
     _fill(rules, record[0], position)
     turn_undo = position.get("turn_state", {}).get("undo") if isinstance(position.get("turn_state"), dict) else None
     if turn_undo is not None:
         _fill(rules, undo[0], turn_undo)
-    elif rules.ruleset == "rami51" and int(record[0]["tentative"]) > 0:
-        raise ValueError("position key 'turn_state': tentative plays need 'undo', the position an UNDO returns to")
+    elif rules.ruleset == "rami51" and (int(record[0]["tentative"]) > 0 or int(record[0]["played_turn"]) > 0
+                                         and rules.dead_ends == "take_back"):
+        raise ValueError("position key 'turn_state': a turn with tentative plays, or with plays under dead_ends = "
+                         "'take_back', needs 'undo', the position UNDO and TAKE_BACK return to")
     rows[0] = record[0]
     undo_rows[0] = undo[0]
 
@@ -259,6 +261,9 @@ def _fill_rami(rules: RummyRules, r, position: dict[str, Any], melds: list[dict[
     r["first_turn"] = _bool("first_turn", position.get("first_turn", False))
     r["opened"][:] = 0
     r["opened"][:players] = _bools("opened", position.get("opened", [False] * players), players)
+    r["take_backs"][:] = 0
+    r["take_backs"][:players] = [_count("take_backs", v, 0, 127)
+                                 for v in _per_seat("take_backs", position.get("take_backs", [0] * players), players)]
     for slot, meld in enumerate(melds):
         r["slot_tentative"][slot] = bool(meld.get("tentative", False))
         r["slot_pure"][slot] = PURE_BUT_JOKER if meld.get("pure_but_joker") else PURE if meld.get("pure") else 0

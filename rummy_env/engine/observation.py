@@ -17,7 +17,7 @@ from rummy_env.observations import BLOCKS, GIN_BLOCKS, RAMI_BLOCKS
 (O_HAND, O_TOP, O_AGE, O_KNOWN, O_TABLE, O_SLOTS, O_TAKEN, O_HAND_SIZES, O_STOCK, O_PILE, O_PHASE, O_CURRENT,
  O_DEALER, O_SLOT_KIND, O_SLOT_OWNER, O_HAS_PLAYED, O_HAS_MELDED, O_TOTALS_HIGH, O_TOTALS_LOW, O_TURNS,
  O_HANDS, O_RESHUFFLES, O_SLOT_JOKER, O_SLOT_TENTATIVE, O_OPENED, O_PENDING, O_TURN_STATE,
- O_TURN_POINTS, O_GIN_PHASE, O_KNOCKER, O_KNOCK_LIMIT, O_GIN_STATE, O_BOXES,
+ O_TURN_POINTS, O_TAKE_BACKS, O_GIN_PHASE, O_KNOCKER, O_KNOCK_LIMIT, O_GIN_STATE, O_BOXES,
  O_SLOT_LAYOFFS) = range(len(BLOCKS) + len(RAMI_BLOCKS) + len(GIN_BLOCKS))
 
 
@@ -53,6 +53,7 @@ def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
         out[offsets[O_TOTALS_LOW] + rel] = low
         if offsets[O_OPENED] >= 0:
             out[offsets[O_OPENED] + rel] = r.opened[other]
+            out[offsets[O_TAKE_BACKS] + rel] = r.take_backs[other]
     for slot in range(r.slot_n):
         base = offsets[O_SLOTS] + slot * types
         slot_cards(r, slot, out[base:base + types])
@@ -117,6 +118,7 @@ def observe_rami_turn(r, seat: int, out, offsets, types: int) -> None:
         out[base + 4] = r.undos
         out[base + 5] = r.touched_table
         out[base + 6] = r.opened_at_start
+        out[base + 7] = r.took_back
         high, low = split_int8(r.turn_points)
         out[offsets[O_TURN_POINTS]] = high
         out[offsets[O_TURN_POINTS] + 1] = low

@@ -30,14 +30,15 @@ Ruleset ``rami51`` adds (card type 52 is the joker; cards appear once per copy):
 =====================  ==============================================================
 ``first_turn``         bool: the dealer's first turn of the round (no draw, R5)
 ``opened``             one bool per seat (R11)
+``take_backs``         take-backs of each seat this round (R25)
 ``table`` melds        also ``"joker_at"``: run position of the joker, a 4-card set's missing
                        suit, else None; ``"tentative"``, ``"pure"``: bools of this turn;
                        ``"pure_but_joker"``: a pure run of this turn holding a laid-off joker
                        (pure again if the joker is taken back)
 ``turn_state``         the turn's bookkeeping (pending cards, freed jokers, tentative plays,
-                       points, ``own_laid``: per slot the own cards laid this turn, …) and,
-                       while tentative plays are on the table, ``undo``: the position an UNDO
-                       returns to (a position of its own); restore-only
+                       points, ``own_laid``: per slot the own cards laid this turn, ``took_back``,
+                       …) and, once the turn has played, ``undo``: the position UNDO and
+                       TAKE_BACK return to (a position of its own); restore-only
 =====================  ==============================================================
 
 Ruleset ``gin`` adds:
@@ -70,7 +71,7 @@ from rummy_env.rules import RummyRules
 
 KIND_NAMES = {KIND_SET: "set", KIND_RUN: "run"}
 _TURN_SCALARS = ("opened_at_start", "taken_laid", "freed_jokers", "tentative", "touched_table", "start_slots", "doomed",
-                 "all_at_once", "joker_finish", "turn_jokers", "turn_points")
+                 "all_at_once", "joker_finish", "turn_jokers", "turn_points", "took_back")
 MELD_KEYS = ("slot", "owner", "kind", "cards", "lo", "hi", "joker_at", "tentative", "pure", "pure_but_joker",
              "low_layoffs", "high_layoffs")
 GIN_SCALARS = ("knock_limit", "knock_stage", "upcard_passes", "repeated", "upcard_draws")
@@ -160,14 +161,15 @@ def _rami_snapshot(rules: RummyRules, r, undo, table: list[dict[str, Any]]) -> d
     turn: dict[str, Any] = {name: int(r[name]) for name in _TURN_SCALARS}
     turn["pending"] = _cards_of(r["pending"])
     turn["own_laid"] = [int(v) for v in r["slot_mine"][: len(table)]]
-    if int(r["tentative"]) > 0 and undo is not None:
+    if int(r["played_turn"]) > 0 and undo is not None:
         turn["undo"] = snapshot(rules, undo)
     return {"ruleset": "rami51", "first_turn": bool(r["first_turn"]),
-            "opened": [bool(v) for v in r["opened"][:players]], "turn_state": turn}
+            "opened": [bool(v) for v in r["opened"][:players]], "take_backs": [int(v) for v in r["take_backs"][:players]],
+            "turn_state": turn}
 
 
 def snapshot_keys() -> list[str]:
     return ["num_players", "phase", "current", "dealer", "hands", "stock", "discard", "taken", "table", "table_by_seat",
             "known", "played_this_turn", "has_played", "has_melded", "turn", "reshuffles", "hands_played", "undos",
             "totals", "hand_scores", "winner", "rummy", "end_reason", "game_winners", "illegal_by", "rng",
-            "ruleset", "first_turn", "opened", "turn_state", "gin", "history"]
+            "ruleset", "first_turn", "opened", "take_backs", "turn_state", "gin", "history"]

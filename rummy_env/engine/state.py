@@ -69,6 +69,8 @@ turn_jokers       ()        jokers laid this turn (Lebanese scaling, R21.5)
 touched_table     ()        a play of this turn changed a meld that was on the table at its start
 start_slots       ()        slots in use at the start of the turn
 doomed            ()        a penalty draw could not rebuild the stock: dead at the next turn (R17)
+took_back         ()        the player to act took his turn back (R25): only a discard remains
+take_backs        (P,)      take-backs of each seat this round (R25), public
 all_at_once       ()        the last round's winner went out all at once (R16)
 joker_finish      ()        … and made a joker his final discard (R19)
 ================  ========  =================================================================
@@ -89,9 +91,10 @@ slot_high_layoffs (S,)      (``max_layoffs_per_run_end``, G13)
 boxes             (P,)      hands won in this game (``box_bonus``, G12)
 ================  ========  =================================================================
 
-UNDO (R24) returns to the position before the turn's first tentative play: the engine keeps a copy of
-the whole record taken then (``RummyEngine`` holds one per row, outside this record, so that the
-no-dead-end search never copies it) and restores it, counting the undo.
+UNDO (R24) and TAKE_BACK (R25) return to the position before the turn's first play (for a player who has
+not opened, that is also the position before his first tentative play): the engine keeps a copy of the
+whole record taken then (``RummyEngine`` holds one per row, outside this record, so that the no-dead-end
+search never copies it) and restores it (``rami51.restore``).
 """
 
 from __future__ import annotations
@@ -157,7 +160,7 @@ def _record_dtype(types: int, cards: int, slots: int) -> np.dtype:
         ("opened", np.int8, (seats,)), ("first_turn", np.int8), ("opened_at_start", np.int8),
         ("taken_laid", np.int8), ("freed_jokers", np.int8), ("tentative", np.int8), ("touched_table", np.int8),
         ("start_slots", np.int8), ("doomed", np.int8), ("all_at_once", np.int8), ("joker_finish", np.int8),
-        ("turn_jokers", np.int8), ("turn_points", np.int16),
+        ("turn_jokers", np.int8), ("turn_points", np.int16), ("took_back", np.int8), ("take_backs", np.int8, (seats,)),
         ("pending", np.int8, (types,)),
         ("knocker", np.int8), ("knock_limit", np.int8), ("knock_stage", np.int8), ("upcard_passes", np.int8),
         ("repeated", np.int8), ("upcard_draws", np.int16),

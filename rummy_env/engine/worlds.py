@@ -69,7 +69,7 @@ def deal_world(src, src_undo, seat: int, players: int, cards, n: int, keep_hands
                dst, dst_undo) -> None:
     """``dst[0]``: the record ``src[0]`` with the cards ``cards[:n]`` dealt, in order, to the other hands (their
     hidden part; kept as they are with ``keep_hands``) and then to the stock (bottom to top); ``dst_undo[0]``
-    the matching UNDO copy. ``generator`` seeds the world's random generator."""
+    the matching copy UNDO and TAKE_BACK return to. ``generator`` seeds the world's random generator."""
     dst[0] = src[0]
     r = dst[0]
     k = 0
@@ -86,7 +86,7 @@ def deal_world(src, src_undo, seat: int, players: int, cards, n: int, keep_hands
     for j in range(r.pile_n, r.pile.shape[0]):
         r.pile[j] = 0
     r.rng = generator
-    if r.tentative > 0:  # an UNDO copy in use: the same hidden cards, the same public difference
+    if r.played_turn > 0:  # the copy UNDO and TAKE_BACK return to is in use: the same hidden cards, the same public difference
         dst_undo[0] = src_undo[0]
         u = dst_undo[0]
         for q in range(players):

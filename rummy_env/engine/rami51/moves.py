@@ -1,5 +1,5 @@
-"""DRAW, TAKE, SWAP, COMMIT, UNDO and DISCARD of rami51 (R6, R7, R11.5, R13, R14, R15, R16, R24, AR7, AR13), each check
-beside its effect, and the dispatch of a play by its kind."""
+"""DRAW, TAKE, SWAP, COMMIT, UNDO and DISCARD of rami51 (R6, R7, R11.5, R13, R14, R15, R16, R17, R24, AR7, AR13),
+each check beside its effect, the dispatch of a play by its kind, and penalty draws."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numba as nb
 from rummy_env.actions import A_COMMIT, A_LAY_OFF, A_MELD, A_SWAP, A_TAKE
 from rummy_env.cards import JOKER
 from rummy_env.engine import reasons as why
-from rummy_env.engine.common import draw_pile, draw_stock
+from rummy_env.engine.common import draw_pile, draw_stock, rebuild_allowed, rebuild_stock
 from rummy_env.engine.config import ANNOUNCE_MANUAL, FINAL_FORBIDDEN
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.rami51.opening import (
@@ -170,6 +170,8 @@ def discard_check(r, card: int, announce: bool, cfg) -> int:
 @nb.njit(**JIT)
 def play_check(r, kind: int, a: int, b: int, catalogue, cfg) -> int:
     """Local legality of a play (MELD, LAY_OFF, TAKE, SWAP, COMMIT) of the player to act: 0 or why not."""
+    if r.took_back:
+        return why.TOOK_BACK
     if not may_play(r, cfg):
         return why.DEALER_FIRST_TURN
     if kind == A_COMMIT:
@@ -229,3 +231,19 @@ def draw(r, from_pile: bool) -> None:
     else:
         draw_stock(r, p)
     r.phase = PHASE_PLAY
+
+
+@nb.njit(**JIT)
+def penalty_draws(r, n: int, cfg) -> None:
+    """Draw ``n`` cards from the stock, rebuilding it as needed (R17): the penalty of a missed "carte" (R7), the
+    card in place of one returned to the discard pile and the penalty of a take-back (R25). When nothing can be
+    rebuilt the cards left are not drawn; a rebuild beyond ``max_reshuffles`` dooms the round."""
+    for _ in range(n):
+        if r.stock_n == 0:
+            if r.pile_n - cfg.reshuffle_keep_top < 1:
+                return  # nothing to rebuild: no further penalty card
+            if not rebuild_allowed(r, cfg):
+                r.doomed = 1  # the round ends dead at the next turn start
+                return
+            rebuild_stock(r, cfg.reshuffle_keep_top)
+        draw(r, False)

@@ -1,4 +1,4 @@
-"""Compiled policies of the rami51 family (R5-R24) for rollouts: ``RandomAgent`` and ``RamiHeuristicAgent``,
+"""Compiled policies of the rami51 family (R5-R25) for rollouts: ``RandomAgent`` and ``RamiHeuristicAgent``,
 decision for decision (``engine/rollout.py`` states the random number convention; ``tests/test_rollout.py``
 checks the equivalence on many states).
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, UNDO
+from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, TAKE_BACK, UNDO
 from rummy_env.cards import JOKER
-from rummy_env.engine.config import FINAL_REQUIRED
+from rummy_env.engine.config import FINAL_REQUIRED, PREVENT_DEAD_ENDS
 from rummy_env.engine.ismcts import make_ismcts
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.rami51.mask import legal_reason, mask_row
@@ -177,19 +177,21 @@ def make_plan(r, hand, pending, opened: bool, need: int, need_pure: bool, requir
 
 @nb.njit(**JIT)
 def wants_top(r, tabs, cfg) -> bool:
-    """Opened: the mask decides. Not opened: an opening must lay the discard top (``_wants_top``)."""
+    """Opened: under ``dead_ends = "prevent"`` the mask decides, under ``"take_back"`` a plan must lay the discard
+    top. Not opened: an opening must lay it (``_wants_top``)."""
     p = r.current
-    if r.opened[p]:
+    opened = r.opened[p] != 0
+    if opened and cfg.dead_ends == PREVENT_DEAD_ENDS:
         return True
     hand = r.hand[p].astype(np.int64)
     top = r.pile[r.pile_n - 1]
     hand[top] += 1
     required = np.zeros(JOKER + 1, dtype=np.int64)
     required[top] = 1
-    need = cfg.discard_pickup_min_lay if cfg.discard_pickup_min_lay > 0 else cfg.opening_threshold
+    need = 0 if opened else cfg.discard_pickup_min_lay if cfg.discard_pickup_min_lay > 0 else cfg.opening_threshold
     out = np.empty(MAX_PIECES, dtype=np.int64)
-    return make_plan(r, hand, np.zeros(JOKER + 1, dtype=np.int64), False, need, cfg.opening_requires_pure_run != 0,
-                     required, tabs, cfg, out) >= 0
+    return make_plan(r, hand, np.zeros(JOKER + 1, dtype=np.int64), opened, need,
+                     not opened and cfg.opening_requires_pure_run != 0, required, tabs, cfg, out) >= 0
 
 
 @nb.njit(**JIT)
@@ -236,6 +238,8 @@ def play_action(r, work, tabs, cfg) -> int:
     for card in range(JOKER + 1):
         if legal(r, cfg.discard_offset + card, work, tabs, cfg):
             return -1
+    if legal(r, TAKE_BACK, work, tabs, cfg):  # the plan broke down and no undo is left (R25)
+        return TAKE_BACK
     for action in range(COMMIT, cfg.discard_offset):  # ``_any_play``: the first legal play but UNDO
         if action != UNDO and legal(r, action, work, tabs, cfg):
             return action

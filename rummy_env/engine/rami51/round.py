@@ -1,5 +1,5 @@
-"""A rami51 round (R4, R5, R7, R17, R23): the deal, the start and end of a turn (the stock rebuild, caps, a
-dead round when no draw is possible), and the penalty draws of a missed "carte"."""
+"""A rami51 round (R4, R5, R17, R23): the deal, the start and end of a turn (the stock rebuild, caps, a dead
+round when no draw is possible)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from rummy_env.engine import reasons as why
 from rummy_env.engine.common import clear_hand, deal_hands, rebuild_allowed, rebuild_stock, start_game, stock_from, to_hand
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.rami51.mask import draw_discard_check
-from rummy_env.engine.rami51.moves import draw
 from rummy_env.engine.rami51.search import begin_row_check
 from rummy_env.engine.rami51.scoring import end_round_dead
 from rummy_env.engine.state import END_DEAD_NO_DRAW, END_DEAD_RESHUFFLES, END_DEAD_TURN_CAP, PHASE_DRAW, PHASE_PLAY
@@ -34,6 +33,7 @@ def clear_turn(r) -> None:
     r.slot_mine[:] = 0
     r.slot_tentative[:] = 0
     r.opened_at_start = r.opened[r.current]
+    r.took_back = 0
 
 
 @nb.njit(**JIT)
@@ -87,20 +87,6 @@ def start_turn(r, work, tabs, cfg) -> None:
         begin_row_check(work)
         if draw_discard_check(r, work, tabs[0], tabs[1], cfg) != why.LEGAL:
             end_round_dead(r, END_DEAD_NO_DRAW, values, cfg)
-
-
-@nb.njit(**JIT)
-def penalty_draws(r, cfg) -> None:
-    """A missed "carte" (manual mode): draw the penalty cards, rebuilding as needed (R7, R17)."""
-    for _ in range(cfg.announcement_penalty_cards):
-        if r.stock_n == 0:
-            if r.pile_n - cfg.reshuffle_keep_top < 1:
-                return  # nothing to rebuild: no further penalty card
-            if not rebuild_allowed(r, cfg):
-                r.doomed = 1  # the round ends dead at the next turn start
-                return
-            rebuild_stock(r, cfg.reshuffle_keep_top)
-        draw(r, False)
 
 
 @nb.njit(**JIT)

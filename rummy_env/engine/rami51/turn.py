@@ -1,4 +1,4 @@
-"""What a rami51 turn owes and may do (R5, R6, R11.3, R13, R14): own cards versus cards taken from melds
+"""What a rami51 turn owes and may do (R5, R6, R11.3, R13, R14, R25): own cards versus cards taken from melds
 (pending) and freed jokers, the cards that must still reach the table, and whether plays are allowed."""
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ def owes_cards(r) -> bool:
 
 @nb.njit(**JIT)
 def may_play(r, cfg) -> bool:
-    """Plays are allowed at all: not on the dealer's first turn with the knob off (R5, AR1)."""
-    return r.phase == PHASE_PLAY and not (r.first_turn and not cfg.dealer_first_turn_may_meld)
+    """Plays are allowed at all: not on the dealer's first turn with the knob off (R5, AR1), not after a
+    take-back (R25)."""
+    return r.phase == PHASE_PLAY and not r.took_back and not (r.first_turn and not cfg.dealer_first_turn_may_meld)
 
 
 @nb.njit(**JIT)
