@@ -4,13 +4,14 @@ Per row: draw from the stock (the discard top only when the stock is empty); the
 COMMIT a tentative opening as soon as the mask allows it, in gin KNOCK as soon as it may (PASS comes last,
 so it takes the first upcard and lays everything it can); then lay the first legal play (a new meld,
 else a lay-off, else — rami51 — a TAKE or a SWAP); when none is left, discard the legal card worth
-the most points. UNDO (rami51) and discards without announcing (``card_announcement="manual"``)
-come last, when nothing else is legal.
+the most points. UNDO, then TAKE_BACK (rami51), and discards without announcing
+(``card_announcement="manual"``) come last, when nothing else is legal.
 
 Every action gets a fixed preference and the agent picks the masked-in action preferred most, so
-it never acts illegally in any ruleset. In rami51 the engine's mask has no dead ends (R23) and UNDO
-has a budget per turn (R24), so laying a tentative opening that cannot be committed and taking it
-back ends after a few steps, in a discard.
+it never acts illegally in any ruleset. In rami51 UNDO has a budget per turn (R24); under
+``dead_ends="prevent"`` the mask has no dead ends (R23), under ``"take_back"`` a turn it cannot finish is
+taken back (R25): either way laying a tentative opening that cannot be committed and taking it back ends
+after a few steps, in a discard.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from rummy_env.agents.base import InputCheck
-from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, UNDO, ActionLayout
+from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, TAKE_BACK, UNDO, ActionLayout
 from rummy_env.rules import RummyRules
 
 # preference tiers, most preferred first; within a tier the order is set in ``action_preferences``
@@ -31,7 +32,7 @@ def action_preferences(rules: RummyRules) -> np.ndarray:
     preference = np.full(layout.num_actions, float(TIER_LAST))
     preference[DRAW_STOCK], preference[DRAW_DISCARD] = TIER_DRAW_STOCK, TIER_DRAW_DISCARD
     if layout.tentative:
-        preference[COMMIT], preference[UNDO] = TIER_COMMIT, TIER_LAST
+        preference[COMMIT], preference[UNDO], preference[TAKE_BACK] = TIER_COMMIT, TIER_LAST + 0.5, TIER_LAST
     if "knock" in layout.specials:
         preference[layout.special("knock")] = TIER_COMMIT
     plays = np.arange(layout.meld_offset, layout.discard_offset)

@@ -31,7 +31,7 @@ from rummy_env.actions import ActionLayout
 from rummy_env.agents.base import InputCheck, act_on
 from rummy_env.beliefs import BeliefModel, sample_worlds
 from rummy_env.engine.config import kernel_config
-from rummy_env.engine.core import FAMILIES
+from rummy_env.engine.families import family
 from rummy_env.engine.observation import observe_rows
 from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, policy_module
 from rummy_env.engine.state import state_dtype
@@ -79,7 +79,7 @@ class SearchAgent:
         self.cfgs, values, catalogue, bits = kernel_config(rules, self.layout)
         self.tables = (catalogue, bits, values)
         self.dtype = state_dtype(rules)
-        self.work = importlib.import_module(FAMILIES[rules.ruleset]).work_buffers(1, self.dtype)
+        self.work = family(rules.ruleset).work_buffers(1, self.dtype)
         self.kernels = policy_module(rules.ruleset)
         self.codes = np.full(rules.num_players, POLICY_CODES[rollout], dtype=np.int64)
         self.scratch = np.zeros(1, dtype=self.dtype)

@@ -42,6 +42,7 @@ import numpy as np
 
 from rummy_env import cards
 from rummy_env.engine.state import state_dtype
+from rummy_env.engine.families import family
 from rummy_env.engine.worlds import FEATURES, NUM_FEATURES, features_rows, mcmc_rows, sample_rows
 from rummy_env.inputs import is_integer
 from rummy_env.rules import RummyRules
@@ -124,8 +125,8 @@ class BeliefModel:
 def sample_worlds(rules: RummyRules, record, seat: int, n: int, seed: int = 0, *, undo=None,
                   model: BeliefModel | None = None, burn: int = 500, thin: int = 50, oracle: bool = False) -> Worlds:
     """``n`` worlds of the game ``record`` as seat ``seat`` sees it (module docstring), reproducible from
-    ``seed``. ``undo``: the row's UNDO copy (``engine.undo_copies[row]``), needed only while the player to act
-    has tentative plays (rami51). ``model``: weighted worlds (a chain of ``burn`` moves, then one world every
+    ``seed``. ``undo``: the row's copy from before the turn's first play (``engine.undo_copies[row]``), needed
+    only once the player to act has played this turn (rami51, R24, R25). ``model``: weighted worlds (a chain of ``burn`` moves, then one world every
     ``thin`` moves)."""
     source = _one_record(record, "record")
     source_undo = source if undo is None else _one_record(undo, "undo")
@@ -146,13 +147,14 @@ def sample_worlds(rules: RummyRules, record, seat: int, n: int, seed: int = 0, *
     worlds = np.zeros(n, dtype=source.dtype)
     world_undos = np.zeros(n, dtype=source.dtype)
     seed64 = np.uint64(int(seed) % 2**64)
+    turn_copy = family(rules.ruleset).TURN_COPY
     if model is None:
-        acceptance = 1.0 if sample_rows(source, source_undo, seat, rules.num_players, seed64, oracle,
+        acceptance = 1.0 if sample_rows(source, source_undo, seat, rules.num_players, seed64, oracle, turn_copy,
                                         deck_counts(rules), worlds, world_undos) >= 0 else -1.0
     else:
-        acceptance = mcmc_rows(source, source_undo, seat, rules.num_players, seed64, deck_counts(rules), model.weights,
-                               model.catalogue_bits, burn, thin, worlds, world_undos, np.zeros_like(source),
-                               np.zeros_like(source))
+        acceptance = mcmc_rows(source, source_undo, seat, rules.num_players, seed64, turn_copy, deck_counts(rules),
+                               model.weights, model.catalogue_bits, burn, thin, worlds, world_undos,
+                               np.zeros_like(source), np.zeros_like(source))
     if acceptance < 0:
         raise ValueError("the record's card counts are inconsistent (not a position of these rules)")
     return Worlds(worlds, world_undos, acceptance)

@@ -202,6 +202,12 @@ def describe_action(snap: dict[str, Any], layout, action: int, names: Sequence[s
         return "COMMIT the opening" + (f" ({points} points laid)" if points is not None else "")
     if kind == "undo":
         return "UNDO: take back the tentative plays of this turn"
+    if kind == "take_back":
+        taken = snap.get("taken")
+        returned = f", put {cards.symbol(taken)} back on the discard pile and draw one in its place" \
+            if taken is not None else ""
+        return (f"TAKE BACK the turn: every play of it goes back{returned}, then draw the penalty cards and "
+                f"discard (R25)")
     if kind == "lay_off" and layout.layoff_targets == 1:
         return f"lay off {cards.symbol(b)} on the knocker's melds"
     if kind == "meld":

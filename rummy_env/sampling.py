@@ -6,20 +6,34 @@ import numba as nb
 import numpy as np
 
 
+BLOCK = 64  # mask entries summed at once while looking for the chosen one
+
+
 @nb.njit(cache=True, nogil=True)
 def pick_legal_row(row: np.ndarray, uniform: float) -> int:
-    """The ``floor(u * n)``-th legal action of a 0/1 mask row with ``n`` legal actions (0 if none)."""
+    """The ``floor(u * n)``-th legal action of a 0/1 mask row with ``n`` legal actions (0 if none). The row is
+    counted, then skipped ``BLOCK`` entries at a time (fixed-length sums vectorise) up to the block holding the
+    choice, which is scanned entry by entry."""
+    size = row.shape[0]
     count = 0
-    for a in range(row.shape[0]):  # a mask holds 0/1: a plain sum vectorises
+    for a in range(size):
         count += row[a]
     if count == 0:
         return 0
     target = min(int(uniform * count), count - 1)
-    for a in range(row.shape[0]):
-        if row[a] != 0:
-            if target == 0:
-                return a
-            target -= 1
+    start = 0
+    while start + BLOCK <= size:
+        block = 0
+        for k in range(BLOCK):
+            block += row[start + k]
+        if target < block:
+            break
+        target -= block
+        start += BLOCK
+    for a in range(start, size):
+        target -= row[a]
+        if target < 0:
+            return a
     return 0
 
 

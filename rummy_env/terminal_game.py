@@ -8,8 +8,8 @@ At each of the person's decisions the screen shows what that player can see (``r
 player's view): the hand sorted and grouped by suit, the table's melds with their owners, the
 discard pile and its top, the stock size, every hand's size and publicly known cards, the scores;
 then the legal moves, numbered, in words (rami51: COMMIT, UNDO, TAKE, SWAP, lay-offs of a joker at
-either end of a run). Type a move's number, or a command: ``d 7H`` (discard a card), ``u`` (UNDO,
-where the rules have it), ``v`` (show the table again), ``s [FILE]`` (save the game record now),
+either end of a run, TAKE BACK). Type a move's number, or a command: ``d 7H`` (discard a card), ``u`` (UNDO,
+where the rules have it), ``t`` (TAKE_BACK, rami51 under ``dead_ends="take_back"``, R25), ``v`` (show the table again), ``s [FILE]`` (save the game record now),
 ``q`` (save and quit), ``h`` (help).
 
 Nothing is lost: a word that is not a move, a number out of range, an illegal move, the end of the
@@ -29,14 +29,14 @@ from typing import Any, Callable, Sequence, TextIO
 import numpy as np
 
 from rummy_env import cards
-from rummy_env.actions import UNDO
+from rummy_env.actions import TAKE_BACK, UNDO
 from rummy_env.records import GameRecord
 from rummy_env.render import describe, describe_action, outcome
 
-HELP = """commands: a move's number · d CARD (discard, e.g. d 7H or d 10♠) · u (undo, rami51) · v (show the table)
-          s [FILE] (save the game record) · q (save and quit) · h (this help)"""
+HELP = """commands: a move's number · d CARD (discard, e.g. d 7H or d 10♠) · u (undo, rami51) · t (take the turn back,
+          rami51, R25) · v (show the table) · s [FILE] (save the game record) · q (save and quit) · h (this help)"""
 KIND_ORDER = ("draw_stock", "draw_discard", "knock", "commit", "undo", "meld", "lay_off", "take", "swap", "discard",
-              "pass")
+              "take_back", "pass")
 
 
 class QuitGame(Exception):
@@ -165,6 +165,8 @@ class TerminalGame:
             raise QuitGame("you quit", 0)
         elif word in ("u", "undo"):
             return self.checked(UNDO if self.layout.tentative else None, "UNDO")
+        elif word in ("t", "take", "takeback"):
+            return self.checked(TAKE_BACK if self.layout.tentative else None, "take the turn back")
         elif word in ("d", "discard"):
             try:
                 card = cards.parse(rest)

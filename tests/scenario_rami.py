@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from rummy_env import RummyEngine, RummyRules, cards
-from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, UNDO
+from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, TAKE_BACK, UNDO
 
 from scenario import assert_illegal, legal, snap, step
 
@@ -29,6 +29,7 @@ __all__ = [
     "DRAW_DISCARD",
     "DRAW_STOCK",
     "JK",
+    "TAKE_BACK",
     "UNDO",
     "assert_illegal",
     "assert_legal",
@@ -76,9 +77,14 @@ def deck_copies() -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------------ engines, positions
+DEAD_ENDS = {"mode": "take_back"}  # the R25 mode of ``rami`` when a test names none (tests/test_rules_rami51.py sets both)
+
+
 def rami(num_players: int = 2, preset: str = "rami51", **knobs) -> RummyEngine:
-    """The one-row engine of a rules config (cached: one engine per config; ``first_dealer`` 0)."""
+    """The one-row engine of a rules config (cached: one engine per config; ``first_dealer`` 0; ``dead_ends``
+    from ``DEAD_ENDS`` unless given, R25)."""
     knobs.setdefault("first_dealer", 0)
+    knobs.setdefault("dead_ends", DEAD_ENDS["mode"])
     key = (preset, num_players, tuple(sorted((k, repr(v)) for k, v in knobs.items())))
     if key not in _ENGINES:
         _ENGINES[key] = RummyEngine(RummyRules.preset(preset, num_players=num_players, **knobs), batch_size=1)

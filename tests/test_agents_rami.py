@@ -77,12 +77,15 @@ def test_heuristic_beats_random(preset):
     assert win_rate >= 0.85, f"HeuristicAgent won only {win_rate:.1%} of {preset} hands against a random player"
 
 
-@pytest.mark.parametrize("preset, players", [("rami51", 2), ("rami51", 3), ("lebanese14", 4),
-                                             pytest.param("rami51", 5, marks=pytest.mark.slow)])  # 5 players: ~3 min
-def test_greedy_never_acts_illegally(preset, players):
-    """GreedyAgent over thousands of rami51 decisions (over the four cases): tentative openings,
-    COMMIT and UNDO included."""
-    rules = RummyRules.preset(preset, num_players=players, max_turns_per_round=150)
+@pytest.mark.parametrize("preset, players, dead_ends", [
+    ("rami51", 2, "take_back"), ("rami51", 3, "prevent"), ("lebanese14", 4, "take_back"),
+    ("rami51", 2, "prevent"), pytest.param("rami51", 5, "prevent", marks=pytest.mark.slow)])  # 5 players: ~3 min
+def test_greedy_never_acts_illegally(preset, players, dead_ends):
+    """GreedyAgent over thousands of rami51 decisions (over the cases): tentative openings, COMMIT, UNDO and
+    TAKE_BACK included. Random players take many turns back under "take_back" (R25): a shorter turn cap keeps
+    the hands within the step budget."""
+    cap = 60 if dead_ends == "take_back" else 150
+    rules = RummyRules.preset(preset, num_players=players, max_turns_per_round=cap, dead_ends=dead_ends)
     agent = GreedyAgent(rules)
     _, against_random = play_hands(rules, agent, hands=12, seed=players)
     _, self_play = play_hands(rules, agent, hands=4, seed=players + 1, hero_everywhere=True)

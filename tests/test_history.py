@@ -10,7 +10,7 @@ import pytest
 from rummy_env import RummyEngine, RummyRules
 from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK
 from rummy_env.engine.state import PHASE_UPCARD
-from rummy_env.observations import H_DISCARDED, H_LAID, H_PASSED, H_TOOK, H_TOOK_BACK, HISTORY_KINDS
+from rummy_env.observations import H_DISCARDED, H_LAID, H_PASSED, H_RETURNED, H_TOOK, H_TOOK_BACK, HISTORY_KINDS
 
 CONFIGS = [("basic", 2, 300), ("basic", 4, 300), ("rami51", 2, 120), ("rami51", 3, 80), ("gin", 2, 300)]
 
@@ -45,7 +45,7 @@ def test_history_is_the_tally_of_the_actions(ruleset, players, steps):
     checked = 0
     for _ in range(steps):
         live = ~engine.done
-        before = engine.state.copy()
+        before, kept = engine.state.copy(), engine.undo_copies.copy()
         actions = biased_action(engine, rng)
         engine.step(actions, rows=live)
         for row in np.flatnonzero(live):
@@ -61,6 +61,13 @@ def test_history_is_the_tally_of_the_actions(ruleset, players, steps):
             elif kind == "discard":
                 tally[row, seat, H_DISCARDED, engine.layout.decode(int(actions[row]))[1]] += 1
                 last[row, seat] = engine.layout.decode(int(actions[row]))[1]
+            elif kind == "take_back":  # R25: the turn's plays back (seen), the pile card returned; draws hidden
+                restored = kept[row] if r["played_turn"] else r
+                change = restored["hand"][seat, :types].astype(np.int64) - r["hand"][seat, :types]
+                tally[row, seat, H_LAID] += np.maximum(-change, 0)
+                tally[row, seat, H_TOOK_BACK] += np.maximum(change, 0)
+                if r["taken"] >= 0:
+                    tally[row, seat, H_RETURNED, r["taken"]] += 1
             elif kind != "commit":
                 change = after["hand"][seat, :types].astype(np.int64) - r["hand"][seat, :types]
                 tally[row, seat, H_LAID] += np.maximum(-change, 0)

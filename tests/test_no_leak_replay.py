@@ -97,8 +97,8 @@ def public_moves(rules: RummyRules, start: dict, actions: list[int], observer: i
             taken[seat] |= set(np.flatnonzero(r["hand"][seat] > hand).tolist())
         elif action != DRAW_STOCK:
             played[seat] |= set(np.flatnonzero(r["hand"][seat] < hand).tolist())
-        if seat == observer and rebuilds == 0 and int(r["reshuffles"]) == 0:
-            drawn |= set(range(int(r["stock_n"]), stock_n))
+        if seat == observer and rebuilds == 0:  # a rebuild within the action (penalty draws, R7, R25) drew it all
+            drawn |= set(range(int(r["stock_n"]) if int(r["reshuffles"]) == 0 else 0, stock_n))
     return taken, played, drawn
 
 

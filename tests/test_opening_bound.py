@@ -1,4 +1,4 @@
-"""The rami51 search's exactness aids (R11.5, R13, R23): the opening bound agrees with the search, a position met
+"""The rami51 search's exactness aids (R11.5, R13, R23; ``dead_ends = "prevent"``, R25): the opening bound agrees with the search, a position met
 twice on one search path (a cycle) no longer makes a search give up, and the prune's count of what each table meld
 can give (``prune.takes_fit``) proves dead ends without hiding a legal play."""
 
@@ -30,9 +30,9 @@ def test_R23_cycle_is_no_give_up():
     on the search path counted as cut short, so the last deepening pass could not prove the dead end and the
     search gave up (the play was masked out unproven); now the pass proves it."""
     position = json.loads((POSITIONS / "rami51_4p_take_cycle.json").read_text())
-    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset("rami51", num_players=4), 1)
+    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset("rami51", num_players=4, dead_ends="prevent"), 1)
     engine.load(0, position)
-    assert engine.legal_reason(0, 2285) == why.DEAD_END
+    assert engine.legal_reason(0, 2286) == why.DEAD_END
     engine.legal_action_mask()
     assert engine.search_stats()["gave_up"] == 0
 
@@ -40,7 +40,7 @@ def test_R23_cycle_is_no_give_up():
 def _captured_5p(name: str, action: int, text: str) -> rummy_env.RummyEngine:
     """A one-row 5-player rami51 engine holding the captured position ``tests/positions/NAME``, whose ``action``
     reads ``text``."""
-    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset("rami51", num_players=5), 1)
+    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset("rami51", num_players=5, dead_ends="prevent"), 1)
     engine.load(0, json.loads((POSITIONS / name).read_text()))
     assert engine.action_to_str(action) == text
     return engine
@@ -53,8 +53,8 @@ def test_R23_plan_with_one_taken_card_held_settles_a_long_search():
     overflowed its table on the 23 cards TAKEs could bring, so the play was masked out (a give-up). The DP asked
     again for plans that hold at most one taken card beyond 10♦ at a time (``witness.opening_verdict(narrow=True)``)
     lays it."""
-    engine = _captured_5p("rami51_5p_two_takes_plan.json", 2291, "take choice 1 from slot 4")
-    assert engine.legal_reason(0, 2291) == why.LEGAL
+    engine = _captured_5p("rami51_5p_two_takes_plan.json", 2292, "take choice 1 from slot 4")
+    assert engine.legal_reason(0, 2292) == why.LEGAL
     stats = engine.search_stats()
     assert stats["gave_up"] == 0 and stats["bounds_settled"] == 1
 
@@ -66,8 +66,8 @@ def test_R13_taken_card_whose_meld_needs_the_one_joker_twice_is_a_dead_end():
     that set. The other 9♣ sits inside a 3-card run that cannot give it. The search exhausted 8,421,410 plays and
     gave up (proving it took 13.6M plays); ``prune.takes_fit`` counts what each meld can give and proves the dead
     end at once."""
-    engine = _captured_5p("rami51_5p_take_needs_joker_twice.json", 2307, "take choice 2 from slot 7")
-    assert engine.legal_reason(0, 2307) == why.DEAD_END
+    engine = _captured_5p("rami51_5p_take_needs_joker_twice.json", 2308, "take choice 2 from slot 7")
+    assert engine.legal_reason(0, 2308) == why.DEAD_END
     stats = engine.search_stats()
     assert stats["gave_up"] == 0 and stats["plays_tried"] < 100_000
 
@@ -133,7 +133,7 @@ def _compare(state, rows, actions, one, work, catalogue, catalogue_bits, cfgs, b
 def test_R11_5_opening_bound_agrees_with_search(preset, players, seed):
     """At every play of a player who has not opened, in random games: if the bound says no opening is reachable
     (NO), the search finds no way to finish the turn without an undo; if it lays one (YES), the search finds one."""
-    rules = rummy_env.RummyRules.preset(preset, num_players=players)
+    rules = rummy_env.RummyRules.preset(preset, num_players=players, dead_ends="prevent")
     engine = rummy_env.RummyEngine(rules, 16)
     engine.reset(seed=seed)
     work = worker_buffers(search_buffers(1, engine.state.dtype), 0)
@@ -171,7 +171,7 @@ def _position_verdict(preset, players, name, take, reason):
     """Load ``tests/positions/NAME``, check that action ``take`` is the TAKE of slot 1's low end and that the mask
     answers ``reason`` for it, and return the bound's verdict and the search's answer after it."""
     position = json.loads((POSITIONS / name).read_text())
-    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset(preset, num_players=players), 1)
+    engine = rummy_env.RummyEngine(rummy_env.RummyRules.preset(preset, num_players=players, dead_ends="prevent"), 1)
     engine.load(0, position)
     assert engine.action_to_str(take) == "take choice 0 from slot 1"
     assert engine.legal_reason(0, take) == reason
@@ -195,7 +195,7 @@ def test_R11_1_bound_allows_a_card_taken_back_after_the_commit():
     lay off 7♠ (52), COMMIT, then take the 4♠ back and meld 2♠ 3♠ 4♠. Before the COMMIT no picture places the 3♠
     with 51 points (taking the 4♠ back first costs its 4 points), so the bound must not require a taken card to
     be placed by then."""
-    verdict, found = _position_verdict("lebanese14", 3, "lebanese14_3p_take_back_after_commit.json", 2275, why.LEGAL)
+    verdict, found = _position_verdict("lebanese14", 3, "lebanese14_3p_take_back_after_commit.json", 2276, why.LEGAL)
     assert found == FINISHED and verdict != NO
 
 
@@ -205,6 +205,6 @@ def test_R13_card_left_at_the_commit_needs_an_own_card_kept():
     the 5♠ or the 6♦ (the 7♠ can no longer be taken), before or after a COMMIT, and without the joker no opening
     reaches 51. The plain DP leaves the 6♠ over at a COMMIT (COMMITTED, and the search had to refute every
     such COMMIT); the DP with the melds after a COMMIT keeps an own card for it and proves NO."""
-    verdict, found = _position_verdict("rami51", 2, "rami51_2p_take_needs_joker_after_commit.json", 2275,
+    verdict, found = _position_verdict("rami51", 2, "rami51_2p_take_needs_joker_after_commit.json", 2276,
                                        why.DEAD_END)
     assert found == DEAD and verdict == NO

@@ -30,7 +30,7 @@ RAMI51_DEFAULTS = {
     "announcement_penalty_cards": 2, "ace_hand_value": 11, "joker_hand_value": 20, "non_opener_penalty": 100,
     "all_at_once_scoring": "multiplier", "all_at_once_multiplier": 2, "joker_finish_multiplier": 4,
     "all_at_once_requires_opening_criteria": True, "all_at_once_requires_pure_run": True, "all_at_once_may_use_table": True,
-    "game_end_threshold": 1000, "num_rounds": None, "max_rounds": 100, "lebanese": False, "ace_fixed_value": None,
+    "game_end_threshold": 1000, "num_rounds": None, "max_rounds": 100, "dead_ends": "take_back", "take_back_penalty_cards": 2, "lebanese": False, "ace_fixed_value": None,
     "joker_run_requires_burnt": False, "burnt_includes_discard_pile": False, "discard_pickup_min_lay": None,
     "discard_pickup_min_lay_scope": "opening_only", "all_at_once_joker_scaling": None, "half_point_rounding": "exact",
     # shared knobs with rami51 defaults

@@ -1,10 +1,12 @@
-"""Scripted rule scenarios for ruleset ``rami51`` and the Lebanese "14": one test per edge case of RULES.md
-§5.2 and §5.3 (E28-E79, E81-E86), named after its id.
+"""Scripted rule scenarios for ruleset ``rami51`` and the Lebanese "14": one test per edge case of the rules book
+(docs/rules.md, E28-E79, E81-E86), named after its id, each under both modes of R25 (``dead_ends``): the
+look-ahead ``"prevent"``, where the edge cases were written (R23), and ``"take_back"``, where the mask is local
+and a dead end is a position to take back (the ``look_ahead`` branches say what differs).
 
 Each scenario is a position written by hand (``tests/scenario_rami.py``) or a deck dealt into the engine,
 and a move list; every step is checked against the mask and ``is_legal`` before it is taken, every
 "✗" through the mask, ``is_legal``, the raised ``IllegalActionError`` and an unchanged position. Rule ids
-(R1-R24, AR1-AR27, AL1-AL7) refer to RULES.md §2, §4.2 and §4.3. Positions are 2-player unless a case
+(R1-R25, AR1-AR27, AL1-AL7) refer to docs/rules.md. Positions are 2-player unless a case
 needs three seats; "after the draw" positions are loaded in phase "play".
 """
 
@@ -15,11 +17,13 @@ import pytest
 
 from rummy_env import cards
 
+import scenario_rami
 from scenario_rami import (
     COMMIT,
     DRAW_DISCARD,
     DRAW_STOCK,
     JK,
+    TAKE_BACK,
     UNDO,
     assert_illegal,
     assert_legal,
@@ -40,6 +44,18 @@ from scenario_rami import (
     table_meld,
     take,
 )
+
+
+@pytest.fixture(autouse=True, params=["prevent", "take_back"])
+def dead_ends(request, monkeypatch) -> str:
+    """Every scenario under both modes of R25: ``rami()`` builds this mode unless a test names one."""
+    monkeypatch.setitem(scenario_rami.DEAD_ENDS, "mode", request.param)
+    return request.param
+
+
+def look_ahead() -> bool:
+    """The mode of this run hides dead ends (``dead_ends = "prevent"``, R23)."""
+    return scenario_rami.DEAD_ENDS["mode"] == "prevent"
 
 
 def discards(eng) -> set[int]:
@@ -193,6 +209,9 @@ def test_E33_discard_top_masked_when_best_opening_is_48():
     opening containing 9♥ is 24 + 24 = 48 < 51, so taking it is masked."""
     eng = rami(2)
     load(eng, ["7H 8H 8C 8D 8S 2C 5D JS 4S KD", "2H 3H 4H"], discard="6C 9H", phase="draw")
+    if not look_ahead():  # R25: the draw is legal on its own; a turn that cannot lay 9♥ is taken back
+        assert legal(eng) == {DRAW_STOCK, DRAW_DISCARD}
+        return
     assert legal(eng) == {DRAW_STOCK}
     assert_illegal(eng, DRAW_DISCARD)
     # control: one more point of hand cards (8C 8D 8S -> 9C 9D 9S: 24 + 27 = 51) makes it legal
@@ -206,6 +225,11 @@ def test_E34_opened_pickup_masked_when_unusable():
     eng = rami(2)
     load(eng, ["2D 9S 4C 7H", "2H 3H 4H"], table=[(1, "5H 6H 7H"), (0, "QC QD QS")], discard="6C KC",
          phase="draw", opened=[True, True])
+    if not look_ahead():  # R25: legal on its own; TAKE_BACK puts K♣ back
+        assert legal(eng) == {DRAW_STOCK, DRAW_DISCARD}
+        step(eng, DRAW_DISCARD)
+        assert legal(eng) == {TAKE_BACK}
+        return
     assert legal(eng) == {DRAW_STOCK}
     assert_illegal(eng, DRAW_DISCARD)
     # control: QH (laid off on the queens) may be taken
@@ -306,7 +330,7 @@ def test_E39_opening_of_48_rejected():
     assert points(eng) == 48
     assert_illegal(eng, COMMIT)
     assert_illegal(eng, discard(eng, "2D"))
-    assert legal(eng) == {UNDO}
+    assert legal(eng) == ({UNDO} if look_ahead() else {UNDO, TAKE_BACK})
 
 
 def test_E40_no_pure_run_rejected():
@@ -547,7 +571,7 @@ def test_E53_swap_and_new_meld():
     assert discards(eng) == set()
     assert_illegal(eng, discard(eng, "JK"))
     assert legal_kinds(eng, "lay_off") == set()            # freed_joker_use = "new_meld"
-    assert legal(eng) == {meld(eng, "QH QC JK")}
+    assert legal(eng) == {meld(eng, "QH QC JK")} | (set() if look_ahead() else {TAKE_BACK})
     step(eng, meld(eng, "QH QC JK"))
     step(eng, discard(eng, "2D"))
     s = snap(eng)
@@ -613,7 +637,11 @@ def test_E57_swap_masked_when_freed_joker_cannot_meld():
     with two hand cards; with K♥K♦ in hand it is legal."""
     eng = rami(2)
     load(eng, ["6S 2C 9D KH", "2H 3H 4H"], table=[(1, "7S 8S JK", 6)], opened=[True, True])
-    assert_illegal(eng, swap(eng, 0))
+    if look_ahead():
+        assert_illegal(eng, swap(eng, 0))
+    else:  # R25: the swap is legal on its own; the freed joker then has no meld: only TAKE_BACK
+        step(eng, swap(eng, 0))
+        assert legal(eng) == {TAKE_BACK}
     load(eng, ["6S 2C 9D KH KD", "2H 3H 4H"], table=[(1, "7S 8S JK", 6)], opened=[True, True])
     assert_legal(eng, swap(eng, 0))
 
@@ -625,8 +653,14 @@ def test_E58_swap_that_would_empty_the_hand():
     eng = rami(2)
     table = [(1, "7S 8S JK", 6)]
     load(eng, ["6S QH QC", "2H 3H 4H"], table=table, opened=[True, True])
-    assert_illegal(eng, swap(eng, 0))
-    assert legal(eng) == {discard(eng, n) for n in ("6S", "QH", "QC")}
+    if look_ahead():
+        assert_illegal(eng, swap(eng, 0))
+        assert legal(eng) == {discard(eng, n) for n in ("6S", "QH", "QC")}
+    else:  # R25: the swap is legal on its own; its meld would empty the hand: only TAKE_BACK is left then
+        assert legal(eng) == {discard(eng, n) for n in ("6S", "QH", "QC")} | {swap(eng, 0)}
+        step(eng, swap(eng, 0))
+        assert_illegal(eng, meld(eng, "QH QC JK"))
+        assert legal(eng) == {TAKE_BACK}
     load(eng, ["6S QH QC 2D", "2H 3H 4H"], table=table, opened=[True, True])
     s = out_with(eng, [swap(eng, 0), meld(eng, "QH QC JK"), discard(eng, "2D")])
     assert s["winner"] == 0 and s["hand_scores"] == [0, 9]
@@ -641,9 +675,11 @@ def test_E59_take_from_melds(joker_knob):
     load(eng, ["8C 8D 6C 6D KS", "2H 3H 4H"], opened=[True, True],
          table=[(1, "5H 6H 7H 8H"), (1, "2C 3C 4C"), (1, "5S 6S 7S JK", 8)])
     L = eng.layout
-    assert legal_kinds(eng, "take") == ({(0, 1), (2, 1)} if joker_knob else {(0, 1)})
+    # 5H and the 5S end have no new meld with own cards: masked by the look-ahead, legal on their own (R25)
+    ends = set() if look_ahead() else {(0, 0), (2, 0)}
+    assert legal_kinds(eng, "take") == ({(0, 1), (2, 1)} if joker_knob else {(0, 1)}) | ends
     assert take(eng, 0, "8H") == L.take(0, 1) and take(eng, 0, "5H") == L.take(0, 0)
-    for choice in (0, 2, 3, 4):                            # 5H (no new meld for it), no middle card of a run
+    for choice in (0, 2, 3, 4) if look_ahead() else (2, 3, 4):   # no middle card of a run
         assert_illegal(eng, L.take(0, choice))
     for choice in range(5):
         assert_illegal(eng, L.take(1, choice))             # 3-card meld
@@ -825,7 +861,14 @@ def test_E70_all_at_once_may_not_use_table():
     table = [(1, "5C 6C 7C")]
     out_hand = "9H 10H JH KC KD KS 8C 2D"
     load(strict, [out_hand, "2H 3H 4H"], table=table)
-    assert_illegal(strict, lay_off(strict, 0, "8C"))
+    if look_ahead():
+        assert_illegal(strict, lay_off(strict, 0, "8C"))
+    else:  # R25: legal on its own (it leaves cards in hand); the out it leads to is refused
+        step(strict, lay_off(strict, 0, "8C"))
+        step(strict, meld(strict, "9H 10H JH"))
+        step(strict, meld(strict, "KC KD KS"))
+        assert_illegal(strict, discard(strict, "2D"))  # an all-at-once out using the table
+        assert TAKE_BACK in legal(strict)
     load(default, [out_hand, "2H 3H 4H"], table=table)
     s = out_with(default, [lay_off(default, 0, "8C"), meld(default, "9H 10H JH"), meld(default, "KC KD KS"),
                            discard(default, "2D")])
@@ -837,10 +880,14 @@ def test_E70_all_at_once_may_not_use_table():
         for action in (lay_off(eng, 0, "8C"), meld(eng, "9H 10H JH"), meld(eng, "KC KD KS"), COMMIT):
             step(eng, action)
         assert snap(eng)["opened"][0] and snap(eng)["table"][0]["cards"] == ids("5C 6C 7C 8C")
-        if eng is strict:
+        if eng is strict and look_ahead():
             assert_illegal(eng, meld(eng, "2S 3S 4S"))      # it would let him go out by discarding 9D
             step(eng, discard(eng, "9D"))
             assert snap(eng)["hands"][0] == ids("2S 3S 4S") and snap(eng)["current"] == 1
+        elif eng is strict:  # R25: legal on its own; going out with 9D then is not: TAKE_BACK (or a TAKE)
+            step(eng, meld(eng, "2S 3S 4S"))
+            assert_illegal(eng, discard(eng, "9D"))
+            assert legal(eng) == {TAKE_BACK} | {eng.layout.take(0, choice) for choice in (0, 1)}
         else:
             s = out_with(eng, [meld(eng, "2S 3S 4S"), discard(eng, "9D")])
             assert s["winner"] == 0
@@ -869,6 +916,9 @@ def test_E71_dead_round_nothing_to_rebuild(scoring):
         load(eng, [seat0, "", "5C 8D"], leftover_to=1, current=2, opened=[False, False, True])
         _, ended = step(eng, discard(eng, "8D"))
         s = snap(eng)
+        if seat0 != "KH" and not look_ahead():  # R25: taking 8D is legal on its own; no dead round
+            assert not ended and s["phase"] == "draw" and legal(eng) == {DRAW_DISCARD}
+            continue
         assert ended and s["end_reason"] == "dead_no_draw" and s["discard"] == [cid("8D")] and s["reshuffles"] == 0
         assert s["hand_scores"] == ([0, 0, 0] if scoring == "none" else [100, 100, 5])
 
@@ -922,6 +972,10 @@ def test_E81_second_tentative_play_after_undo():
     s = snap(eng)
     assert s["hands"][0] == ids(hand) and s["table"] == [] and s["undos"] == 1 and s["turn_state"]["tentative"] == 0
     assert_illegal(eng, UNDO)
+    if not look_ahead():  # R25: a tentative meld is legal on its own; with no undo left TAKE_BACK is the way out
+        step(eng, meld(eng, "QS QH QD"))
+        assert legal(eng) == {meld(eng, "KS KH KD"), TAKE_BACK}
+        return
     assert_illegal(eng, meld(eng, "QS QH QD"))
     assert_illegal(eng, meld(eng, "KS KH KD"))
     step(eng, discard(eng, "2C"))
@@ -960,7 +1014,12 @@ def test_E83_final_discard_forbidden():
     eng = rami(2, final_discard="forbidden")
     table = [(1, "2H 3H 4H")]
     load(eng, ["4D 5D 6D KS", "2C 3C 4C"], table=table, opened=[True, True])
-    assert_illegal(eng, meld(eng, "4D 5D 6D"))
+    if look_ahead():
+        assert_illegal(eng, meld(eng, "4D 5D 6D"))
+    else:  # R25: legal on its own; K♠ can then be neither laid nor discarded: TAKE_BACK
+        step(eng, meld(eng, "4D 5D 6D"))
+        assert legal(eng) == {TAKE_BACK}
+        load(eng, ["4D 5D 6D KS", "2C 3C 4C"], table=table, opened=[True, True])
     step(eng, discard(eng, "KS"))
     assert snap(eng)["hands"][0] == ids("4D 5D 6D") and snap(eng)["current"] == 1
     load(eng, ["4D 5D 6D 7D", "2C 3C 4C"], table=table, opened=[True, True])
@@ -975,9 +1034,12 @@ def test_E84_two_takes_into_one_set():
     an own card can hold it) is masked."""
     eng = rami(2)
     load(eng, ["8D 2C KD", "2H 3H 4H"], table=[(1, "5H 6H 7H 8H"), (1, "8S 9S 10S JS")], opened=[True, True])
-    assert legal_kinds(eng, "take") == {(0, 1), (1, 0)}
-    assert_illegal(eng, take(eng, 0, "5H"))
-    assert_illegal(eng, take(eng, 1, "JS"))
+    if look_ahead():
+        assert legal_kinds(eng, "take") == {(0, 1), (1, 0)}
+        assert_illegal(eng, take(eng, 0, "5H"))
+        assert_illegal(eng, take(eng, 1, "JS"))
+    else:  # R25: every end of a 4-card run may be taken; 5H and JS would then be taken back
+        assert legal_kinds(eng, "take") == {(0, 0), (0, 1), (1, 0), (1, 1)}
     step(eng, take(eng, 0, "8H"))
     assert discards(eng) == set()
     assert_illegal(eng, discard(eng, "2C"))
@@ -1054,8 +1116,12 @@ def test_E75_lebanese_burnt_joker_in_run(where, legal_by_default):
             step(eng, take(eng, 0, "JK"))
             step(eng, meld(eng, "5H 6H JK", joker_at=7))
             step(eng, discard(eng, "KD"))
-        else:
+        elif look_ahead():
             assert_illegal(eng, take(eng, 0, "JK"))
+        else:  # R25: the TAKE is legal on its own; the joker's run is not, so the turn is taken back
+            step(eng, take(eng, 0, "JK"))
+            assert_illegal(eng, meld(eng, "5H 6H JK", joker_at=7))
+            assert legal(eng) == {TAKE_BACK}
 
 
 def test_E76_lebanese_joker_in_set():
@@ -1073,8 +1139,14 @@ def test_E77_lebanese_pickup_needs_71():
     needs 71 that turn); drawing from the stock, 60 opens ✓."""
     eng = leb()
     load(eng, ["10H JH KC KD KS 2C 5D 8S 4C", "2H 3H 4H"], discard="6D QH", phase="draw")
-    assert legal(eng) == {DRAW_STOCK}
-    assert_illegal(eng, DRAW_DISCARD)
+    if look_ahead():
+        assert legal(eng) == {DRAW_STOCK}
+        assert_illegal(eng, DRAW_DISCARD)
+    else:  # R25: legal on its own; 60 points cannot COMMIT after a pickup
+        step(eng, DRAW_DISCARD)
+        step(eng, meld(eng, "10H JH QH"))
+        step(eng, meld(eng, "KC KD KS"))
+        assert_illegal(eng, COMMIT, "below 71")
 
     load(eng, ["10H JH KC KD KS QC QD QS 2C 5D", "2H 3H 4H"], discard="6D QH", phase="draw")
     assert DRAW_DISCARD in legal(eng)

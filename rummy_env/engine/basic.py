@@ -346,3 +346,4 @@ def search_stats(work) -> dict[str, int]:
 
 
 DRIVERS = make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row, worker_buffers)
+TURN_COPY = False  # basic has no tentative plays: nothing of a turn is taken back

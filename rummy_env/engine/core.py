@@ -25,7 +25,6 @@ reused by the next call of the same method; copy them to keep them.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from typing import Any, Sequence
 
 import numba
@@ -36,6 +35,7 @@ from rummy_env.actions import ActionLayout
 from rummy_env.engine import observation
 from rummy_env.engine.config import kernel_config
 from rummy_env.engine.drivers import check_actions_by_mask, done_rows, episode_winners_rows
+from rummy_env.engine.families import family
 from rummy_env.engine.history import history_rows
 from rummy_env.engine.state import state_dtype
 from rummy_env.engine.threads import checked_chunk_size, checked_parallel
@@ -43,7 +43,6 @@ from rummy_env.inputs import as_action, as_actions, count, integers, is_integer
 from rummy_env.observations import ObservationLayout
 from rummy_env.rules import RummyRules, make_rules
 
-FAMILIES = {"basic": "rummy_env.engine.basic", "rami51": "rummy_env.engine.rami51", "gin": "rummy_env.engine.gin"}
 
 
 class IllegalActionError(ValueError):
@@ -79,7 +78,7 @@ class RummyEngine:
         self.chunk_size = checked_chunk_size(chunk_size)  # rows per hand-out in the parallel kernels (threads.py)
         self.state = np.zeros(batch_size, dtype=state_dtype(rules))
         self.undo_copies = np.zeros(batch_size, dtype=self.state.dtype)  # where an UNDO returns (R24)
-        self._family = importlib.import_module(FAMILIES[rules.ruleset])
+        self._family = family(rules.ruleset)
         self.drivers = self._family.DRIVERS
         self._work_threads = 0
         self._scratch()  # the kernels' scratch (self._work): one share per thread that can run

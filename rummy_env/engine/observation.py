@@ -29,10 +29,17 @@ def split_int8(value: float) -> tuple:
 
 
 @nb.njit(**JIT)
+def copy_cards(source, out, base: int, types: int) -> None:
+    """``out[base:base + types] = source`` entry by entry (a slice of ``out`` would cost a reference count)."""
+    for t in range(types):
+        out[base + t] = source[t]
+
+
+@nb.njit(**JIT)
 def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
     """Write seat ``seat``'s observation of game ``r`` into ``out`` (int8)."""
     out[:] = 0
-    out[offsets[O_HAND]:offsets[O_HAND] + types] = r.hand[seat]
+    copy_cards(r.hand[seat], out, offsets[O_HAND], types)
     pile_n = r.pile_n
     if pile_n > 0:
         out[offsets[O_TOP] + r.pile[pile_n - 1]] = 1
@@ -41,10 +48,8 @@ def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
     for rel in range(players):
         other = (seat + rel) % players
         if rel > 0:
-            base = offsets[O_KNOWN] + (rel - 1) * types
-            out[base:base + types] = r.known[other]
-        base = offsets[O_TABLE] + rel * types
-        out[base:base + types] = r.table_by_seat[other]
+            copy_cards(r.known[other], out, offsets[O_KNOWN] + (rel - 1) * types, types)
+        copy_cards(r.table_by_seat[other], out, offsets[O_TABLE] + rel * types, types)
         out[offsets[O_HAND_SIZES] + rel] = r.hand_n[other]
         out[offsets[O_HAS_PLAYED] + rel] = r.has_played[other]
         out[offsets[O_HAS_MELDED] + rel] = r.has_melded[other]
@@ -55,8 +60,7 @@ def observe_row(r, seat: int, out, offsets, players: int, types: int) -> None:
             out[offsets[O_OPENED] + rel] = r.opened[other]
             out[offsets[O_TAKE_BACKS] + rel] = r.take_backs[other]
     for slot in range(r.slot_n):
-        base = offsets[O_SLOTS] + slot * types
-        slot_cards(r, slot, out[base:base + types])
+        slot_cards(r, slot, out, offsets[O_SLOTS] + slot * types)
         out[offsets[O_SLOT_KIND] + slot] = r.slot_kind[slot]
         out[offsets[O_SLOT_OWNER] + slot] = (r.slot_owner[slot] - seat) % players + 1
     if r.taken >= 0:
@@ -109,7 +113,7 @@ def observe_rami_turn(r, seat: int, out, offsets, types: int) -> None:
             out[offsets[O_SLOT_JOKER] + slot] = r.slot_joker[slot] + 1
         out[offsets[O_SLOT_TENTATIVE] + slot] = r.slot_tentative[slot]
     if r.phase == PHASE_PLAY:
-        out[offsets[O_PENDING]:offsets[O_PENDING] + types] = r.pending
+        copy_cards(r.pending, out, offsets[O_PENDING], types)
         base = offsets[O_TURN_STATE]
         out[base] = r.first_turn
         out[base + 1] = r.taken_laid

@@ -79,19 +79,21 @@ def table_count(r, card: int) -> int:
 
 
 @nb.njit(**JIT)
-def slot_cards(r, slot: int, out) -> None:
-    """Add the card counts of the meld in ``slot`` to ``out`` (indexed by card type)."""
+def slot_cards(r, slot: int, out, offset: int = 0) -> None:
+    """Add the card counts of the meld in ``slot`` to ``out[offset:]`` (indexed by card type; an offset rather
+    than a slice, which would cost the hot observation a reference count per slot)."""
     key = r.slot_key[slot]
     if r.slot_kind[slot] == KIND_SET:
         for suit in range(4):
             if r.slot_suits[slot] >> suit & 1:
-                out[suit * 13 + key - 1] += 1
+                out[offset + suit * 13 + key - 1] += 1
     elif r.slot_kind[slot] == KIND_RUN:
+        joker = r.slot_joker[slot] if r.slot_jokers[slot] > 0 else -100
         for position in range(r.slot_lo[slot], r.slot_hi[slot] + 1):
-            if not holds_joker_at(r, slot, position):
-                out[card_at(key, position)] += 1
+            if position != joker:
+                out[offset + card_at(key, position)] += 1
     if r.slot_jokers[slot] > 0:
-        out[JOKER] += r.slot_jokers[slot]
+        out[offset + JOKER] += r.slot_jokers[slot]
 
 
 @nb.njit(**JIT)

@@ -66,10 +66,10 @@ def hidden_in_hand(r, q: int) -> int:
 
 @nb.njit(**JIT)
 def deal_world(src, src_undo, seat: int, players: int, cards, n: int, keep_hands: bool, generator: np.uint64,
-               dst, dst_undo) -> None:
+               dst, dst_undo, turn_copy: bool) -> None:
     """``dst[0]``: the record ``src[0]`` with the cards ``cards[:n]`` dealt, in order, to the other hands (their
     hidden part; kept as they are with ``keep_hands``) and then to the stock (bottom to top); ``dst_undo[0]``
-    the matching copy UNDO and TAKE_BACK return to. ``generator`` seeds the world's random generator."""
+    the matching copy UNDO and TAKE_BACK return to (``turn_copy``: the family keeps one, ``families``). ``generator`` seeds the world's random generator."""
     dst[0] = src[0]
     r = dst[0]
     k = 0
@@ -86,7 +86,7 @@ def deal_world(src, src_undo, seat: int, players: int, cards, n: int, keep_hands
     for j in range(r.pile_n, r.pile.shape[0]):
         r.pile[j] = 0
     r.rng = generator
-    if r.played_turn > 0:  # the copy UNDO and TAKE_BACK return to is in use: the same hidden cards, the same public difference
+    if turn_copy and r.played_turn > 0:  # the copy UNDO and TAKE_BACK return to: the same hidden cards and public difference
         dst_undo[0] = src_undo[0]
         u = dst_undo[0]
         for q in range(players):
@@ -102,7 +102,7 @@ def deal_world(src, src_undo, seat: int, players: int, cards, n: int, keep_hands
 
 
 @nb.njit(**JIT)
-def sample_rows(src, src_undo, seat: int, players: int, seed: np.uint64, keep_hands: bool, deck_counts, worlds,
+def sample_rows(src, src_undo, seat: int, players: int, seed: np.uint64, keep_hands: bool, turn_copy: bool, deck_counts, worlds,
                 world_undos) -> int:
     """``len(worlds)`` worlds of ``src[0]`` seen by ``seat``, world ``k`` shuffled by its own generator
     (``seed``, ``k``): uniform over the deals consistent with the seat's view (with ``keep_hands``, only the
@@ -141,7 +141,8 @@ def sample_rows(src, src_undo, seat: int, players: int, seed: np.uint64, keep_ha
         worlds[k].rng = seeded_state(seed ^ (np.uint64(k + 1) * GOLDEN))
         shuffle_prefix(worlds[k], cards, n)
         generator = seeded_state(next_random(worlds[k]))
-        deal_world(src, src_undo, seat, players, cards, n, keep_hands, generator, worlds[k:k + 1], world_undos[k:k + 1])
+        deal_world(src, src_undo, seat, players, cards, n, keep_hands, generator, worlds[k:k + 1], world_undos[k:k + 1],
+                   turn_copy)
     return n
 
 
@@ -289,7 +290,7 @@ def features_rows(worlds, seat: int, players: int, catalogue_bits, out) -> None:
 
 # ---------------------------------------------------------------------------------------- weighted worlds
 @nb.njit(**JIT)
-def mcmc_rows(src, src_undo, seat: int, players: int, seed: np.uint64, deck_counts, weights, catalogue_bits,
+def mcmc_rows(src, src_undo, seat: int, players: int, seed: np.uint64, turn_copy: bool, deck_counts, weights, catalogue_bits,
               burn: int, thin: int, worlds, world_undos, scratch, scratch_undo) -> float:
     """``len(worlds)`` worlds from a Metropolis chain over the deals consistent with ``seat``'s view, whose
     stationary law weighs a deal by ``exp(weights @ world_features)``: a move swaps a random hidden card of
@@ -297,7 +298,7 @@ def mcmc_rows(src, src_undo, seat: int, players: int, seed: np.uint64, deck_coun
     symmetric proposal), accepted with probability ``min(1, exp(change of log-weight))``. The chain starts
     from a uniform deal, runs ``burn`` moves, then keeps a world every ``thin`` moves. Returns the
     acceptance rate (-1 if the record's counts are inconsistent)."""
-    if sample_rows(src, src_undo, seat, players, seed, False, deck_counts, scratch, scratch_undo) < 0:
+    if sample_rows(src, src_undo, seat, players, seed, False, turn_copy, deck_counts, scratch, scratch_undo) < 0:
         return -1.0
     types = deck_counts.shape[0]
     table = np.zeros(types, dtype=np.int64)
@@ -338,7 +339,7 @@ def mcmc_rows(src, src_undo, seat: int, players: int, seed: np.uint64, deck_coun
             generator = scratch[0].rng
             if owner[b] != owner[a] and cards[a] != cards[b]:
                 cards[a], cards[b] = cards[b], cards[a]
-                deal_world(src, src_undo, seat, players, cards, n, False, generator, scratch, scratch_undo)
+                deal_world(src, src_undo, seat, players, cards, n, False, generator, scratch, scratch_undo, turn_copy)
                 world_features(scratch[0], seat, players, catalogue_bits, features)
                 proposal = (features * weights).sum()
                 if u < np.exp(min(proposal - log_weight, 0.0)):
@@ -348,6 +349,6 @@ def mcmc_rows(src, src_undo, seat: int, players: int, seed: np.uint64, deck_coun
                     cards[a], cards[b] = cards[b], cards[a]
         if move > burn and (move - burn) % thin == 0:
             deal_world(src, src_undo, seat, players, cards, n, False, seeded_state(generator ^ GOLDEN),
-                       worlds[kept:kept + 1], world_undos[kept:kept + 1])
+                       worlds[kept:kept + 1], world_undos[kept:kept + 1], turn_copy)
             kept += 1
     return accepted / moves

@@ -5,4 +5,6 @@ from rummy_env.engine.rami51.search import search_buffers as work_buffers
 from rummy_env.engine.rami51.search import search_stats
 from rummy_env.engine.rami51.step import DRIVERS
 
-__all__ = ["DRIVERS", "search_stats", "work_buffers"]
+TURN_COPY = True  # UNDO and TAKE_BACK return to the record kept before the turn's first play (R24, R25)
+
+__all__ = ["DRIVERS", "TURN_COPY", "search_stats", "work_buffers"]

@@ -11,13 +11,13 @@ from rummy_env.cards import JOKER
 from rummy_env.engine import reasons as why
 from rummy_env.engine.config import EVERY_PICKUP, FINAL_REQUIRED
 from rummy_env.engine.jit import JIT
-from rummy_env.engine.rami51.moves import swap_check, take_check
+from rummy_env.engine.rami51.moves import swap_check, take_card_check, take_slot_check
 from rummy_env.engine.rami51.opening import commit_check
 from rummy_env.engine.rami51.plays import lay_off_check, meld_check
 from rummy_env.engine.rami51.table import natural_run_end, run_end_position
 from rummy_env.engine.rami51.turn import may_play
 from rummy_env.engine.table import card_at, card_bit, slot_size
-from rummy_env.melds import KIND_SET
+from rummy_env.melds import KIND_RUN, KIND_SET
 
 
 @nb.njit(**JIT)
@@ -108,9 +108,9 @@ def play_candidates(r, out, catalogue, catalogue_bits, cfg, focus: bool = False)
 
 @nb.njit(**JIT)
 def take_and_swap_candidates(r, slot: int, out, n: int, cfg) -> int:
-    if slot_size(r, slot) >= 4:
-        for choice in range(TAKE_CHOICES):
-            if take_check(r, slot, choice, cfg) == why.LEGAL:
+    if take_slot_check(r, slot, cfg) == why.LEGAL:
+        for choice in range(2 if r.slot_kind[slot] == KIND_RUN else TAKE_CHOICES):  # a run gives its two ends
+            if take_card_check(r, slot, choice, cfg) == why.LEGAL:
                 out[n] = cfg.take_offset + slot * TAKE_CHOICES + choice
                 n += 1
     if r.slot_jokers[slot] > 0 and swap_check(r, slot, cfg) == why.LEGAL:

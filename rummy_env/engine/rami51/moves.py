@@ -46,8 +46,9 @@ def to_hand_face_up(r, card: int) -> None:
 
 # ---------------------------------------------------------------------------------------- TAKE (R13)
 @nb.njit(**JIT)
-def take_check(r, slot: int, choice: int, cfg) -> int:
-    """TAKE (R13, AR7): from a meld of 4+ cards, keeping 3 (an end of a run); no joker unless the knob."""
+def take_slot_check(r, slot: int, cfg) -> int:
+    """TAKE from ``slot`` at all (R13, AR7, AR9): taking allowed, a meld of 4+ cards (3 stay), one the player may
+    touch and take from."""
     if not cfg.allow_take_from_meld:
         return why.TAKE_DISABLED
     if slot >= r.slot_n:
@@ -58,10 +59,23 @@ def take_check(r, slot: int, choice: int, cfg) -> int:
         return why.OLD_MELD_NOT_ALLOWED
     if r.slot_owner[slot] == r.current and not cfg.take_from_own_melds:
         return why.TAKE_OWN_MELD
+    return why.LEGAL
+
+
+@nb.njit(**JIT)
+def take_card_check(r, slot: int, choice: int, cfg) -> int:
+    """The card TAKE ``choice`` removes (R13): there is one (an end of a run), and no joker unless the knob."""
     card = take_card(r, slot, choice)
     if card < 0:
         return why.NO_CARD_THERE
     return why.TAKE_JOKER if card == JOKER and not cfg.can_take_joker_from_meld else why.LEGAL
+
+
+@nb.njit(**JIT)
+def take_check(r, slot: int, choice: int, cfg) -> int:
+    """TAKE (R13, AR7): from a meld of 4+ cards, keeping 3 (an end of a run); no joker unless the knob."""
+    reason = take_slot_check(r, slot, cfg)
+    return reason if reason != why.LEGAL else take_card_check(r, slot, choice, cfg)
 
 
 @nb.njit(**JIT)
@@ -140,21 +154,25 @@ def undo_check(r, cfg) -> int:
 
 
 @nb.njit(**JIT)
-def discard_check(r, card: int, announce: bool, cfg) -> int:
-    """DISCARD (R6, R7, R15, R16, AL3): an own card other than the taken one, nothing left to lay; the last
-    card only as a legal out; without announcing "carte" only the discard that leaves one card."""
+def discard_card_check(r, card: int) -> int:
+    """The card of a DISCARD (R6, R13, R14): held, an own card, not the one taken from the discard pile."""
     p = r.current
     if r.hand[p, card] == 0:
         return why.NOT_IN_HAND
     if own(r, p, card) < 1:
         return why.NOT_OWN_CARD
-    if card == r.taken:
-        return why.DISCARD_TAKEN
+    return why.DISCARD_TAKEN if card == r.taken else why.LEGAL
+
+
+@nb.njit(**JIT)
+def discard_turn_check(r, announce: bool, cfg) -> int:
+    """Whether the turn may end with a discard now, whatever the card (R6, R7, R15, R16, AL3): nothing left to
+    lay; the last card only as a legal out; without announcing "carte" only the discard that leaves one card."""
     if pending_total(r) > 0:
         return why.OBLIGATIONS_LEFT
     if r.taken >= 0 and not r.taken_laid:
         return why.TAKEN_NOT_LAID
-    n = r.hand_n[p]
+    n = r.hand_n[r.current]
     if not announce and not (cfg.card_announcement == ANNOUNCE_MANUAL and n == 2):
         return why.SILENT_NOT_LAST
     if n == 1:
@@ -164,6 +182,14 @@ def discard_check(r, card: int, announce: bool, cfg) -> int:
     if r.opened_at_start and short_of_pickup_lay(r, cfg):
         return why.PICKUP_MIN_LAY
     return why.LEGAL
+
+
+@nb.njit(**JIT)
+def discard_check(r, card: int, announce: bool, cfg) -> int:
+    """DISCARD (R6, R7, R15, R16, AL3): the card (``discard_card_check``), then the turn's end
+    (``discard_turn_check``)."""
+    reason = discard_card_check(r, card)
+    return reason if reason != why.LEGAL else discard_turn_check(r, announce, cfg)
 
 
 # ---------------------------------------------------------------------------------------- dispatch
@@ -214,9 +240,10 @@ def checked_play(r, kind: int, a: int, b: int, catalogue, cfg) -> bool:
 @nb.njit(**JIT)
 def can_end_now(r, cfg) -> bool:
     """Some DISCARD ends the turn legally from here."""
-    p = r.current
+    if discard_turn_check(r, True, cfg) != why.LEGAL:
+        return False
     for card in range(JOKER + 1):
-        if r.hand[p, card] > 0 and discard_check(r, card, True, cfg) == why.LEGAL:
+        if discard_card_check(r, card) == why.LEGAL:
             return True
     return False
 

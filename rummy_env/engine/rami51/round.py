@@ -9,7 +9,7 @@ import numpy as np
 from rummy_env.engine import reasons as why
 from rummy_env.engine.common import clear_hand, deal_hands, rebuild_allowed, rebuild_stock, start_game, stock_from, to_hand
 from rummy_env.engine.jit import JIT
-from rummy_env.engine.rami51.mask import draw_discard_check
+from rummy_env.engine.rami51.mask import pickup_reason
 from rummy_env.engine.rami51.search import begin_row_check
 from rummy_env.engine.rami51.scoring import end_round_dead
 from rummy_env.engine.state import END_DEAD_NO_DRAW, END_DEAD_RESHUFFLES, END_DEAD_TURN_CAP, PHASE_DRAW, PHASE_PLAY
@@ -85,7 +85,7 @@ def start_turn(r, work, tabs, cfg) -> None:
     r.phase = PHASE_DRAW
     if r.stock_n == 0:
         begin_row_check(work)
-        if draw_discard_check(r, work, tabs[0], tabs[1], cfg) != why.LEGAL:
+        if pickup_reason(r, work, tabs[0], tabs[1], cfg) != why.LEGAL:
             end_round_dead(r, END_DEAD_NO_DRAW, values, cfg)
 
 
