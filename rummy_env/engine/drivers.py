@@ -23,6 +23,7 @@ each thread using its own buffers.
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from rummy_env.actions import A_TAKE_BACK
 from rummy_env.engine.common import add_end_rewards, decode, end_game_illegal, over, row_done, won_episode
@@ -89,8 +90,9 @@ def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row,
             mask_row(state[i], out[i], worker_buffers(work, nb.get_thread_id()), tabs, cfgs[0])
 
     @nb.njit(**JIT)
-    def play(rows, undo, action: int, work, tabs, cfg) -> None:
-        """Apply a legal action to ``rows[0]``, noting it in the public history (``engine.history``)."""
+    def play(rows, undo, action: int, work, tabs, cfg, seen) -> None:
+        """Apply a legal action to ``rows[0]``, noting it in the public history (``engine.history``); ``seen`` is
+        a card-type buffer for the hand before (the caller's, so that no step allocates one)."""
         r = rows[0]
         kind, a, _ = decode(action, cfg)
         if noted_from_action(kind, r.phase):
@@ -101,12 +103,13 @@ def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row,
             apply_row(rows, undo, action, work, tabs, cfg)
             return
         seat, pile_before = r.current, r.pile_n
-        hand = r.hand[seat].copy()
+        for card in range(seen.shape[0]):
+            seen[card] = r.hand[seat, card]
         apply_row(rows, undo, action, work, tabs, cfg)
-        note_hand_change(r, seat, hand, pile_before)
+        note_hand_change(r, seat, seen, pile_before)
 
     @nb.njit(**JIT)
-    def step_row(rows, undo, action: int, legal: bool, work, tabs, cfg, rewards) -> bool:
+    def step_row(rows, undo, action: int, legal: bool, work, tabs, cfg, rewards, seen) -> bool:
         """One step of the game ``rows[0]``; writes the seats' rewards and returns whether a hand ended."""
         r = rows[0]
         rewards[:] = 0.0
@@ -115,7 +118,7 @@ def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row,
         if not legal:  # only reached under the "penalty" policy
             end_game_illegal(r, cfg, rewards)
             return True
-        play(rows, undo, action, work, tabs, cfg)
+        play(rows, undo, action, work, tabs, cfg, seen)
         if not over(r):
             return False
         add_end_rewards(r, cfg, rewards)
@@ -126,10 +129,11 @@ def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row,
     def step_rows(state, undo, actions, active, legal, work, tabs, cfgs, rewards, hand_ended) -> None:
         cfg = cfgs[0]
         own = worker_buffers(work, 0)
+        seen = np.empty(cfg.num_card_types, dtype=np.int8)
         for i in range(state.shape[0]):
             if active[i]:
                 hand_ended[i] = step_row(state[i:i + 1], undo[i:i + 1], actions[i], legal[i] != 0, own, tabs, cfg,
-                                         rewards[i])
+                                         rewards[i], seen)
             else:
                 rewards[i, :] = 0.0
                 hand_ended[i] = False
@@ -139,8 +143,9 @@ def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row,
         for i in nb.prange(state.shape[0]):
             if active[i]:
                 own = worker_buffers(work, nb.get_thread_id())
+                seen = np.empty(cfgs[0].num_card_types, dtype=np.int8)
                 hand_ended[i] = step_row(state[i:i + 1], undo[i:i + 1], actions[i], legal[i] != 0, own, tabs,
-                                         cfgs[0], rewards[i])
+                                         cfgs[0], rewards[i], seen)
             else:
                 rewards[i, :] = 0.0
                 hand_ended[i] = False

@@ -67,6 +67,7 @@ def make_ismcts(play, mask_row, play_out, worker_buffers):
         cfg = cfgs[0]
         own = worker_buffers(work, 0)
         mask = np.zeros(cfg.num_actions, dtype=np.int8)
+        seen = np.empty(cfg.num_card_types, dtype=np.int8)
         prng = np.zeros(1, dtype=np.uint64)
         path = np.zeros(links.shape[0], dtype=np.int64)
         for i in range(iterations):
@@ -101,7 +102,7 @@ def make_ismcts(play, mask_row, play_out, worker_buffers):
                     expanded = True
                 if best < 0:
                     break
-                play(scratch, scratch_undo, links[best, ACTION], own, tabs, cfg)
+                play(scratch, scratch_undo, links[best, ACTION], own, tabs, cfg, seen)
                 node = best
                 depth += 1
                 path[depth] = node

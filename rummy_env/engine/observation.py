@@ -28,9 +28,10 @@ def split_int8(value: float) -> tuple:
     return n // 128, n % 128
 
 
-@nb.njit(**JIT)
+@nb.njit(**JIT, inline="always")
 def copy_cards(source, out, base: int, types: int) -> None:
-    """``out[base:base + types] = source`` entry by entry (a slice of ``out`` would cost a reference count)."""
+    """``out[base:base + types] = source`` entry by entry, inlined (a call or a slice of ``out`` would cost an
+    atomic reference count)."""
     for t in range(types):
         out[base + t] = source[t]
 

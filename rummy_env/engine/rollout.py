@@ -84,10 +84,11 @@ def make_rollouts(play, choose, worker_buffers):
     def play_out(rows, undo, codes, prng, mask, work, tabs, cfg, cap: int) -> int:
         r = rows[0]
         steps = 0
+        seen = np.empty(cfg.num_card_types, dtype=np.int8)
         while not over(r) and steps < cap:
             u = next_uniform(prng)
             action = choose(r, codes[r.current], u, mask, work, tabs, cfg)
-            play(rows, undo, action, work, tabs, cfg)
+            play(rows, undo, action, work, tabs, cfg, seen)
             steps += 1
         return steps
 
@@ -119,12 +120,13 @@ def make_rollouts(play, choose, worker_buffers):
         own = worker_buffers(work, 0)
         mask = np.zeros(cfg.num_actions, dtype=np.int8)
         prng = np.zeros(1, dtype=np.uint64)
+        seen = np.empty(cfg.num_card_types, dtype=np.int8)
         steps = 0
         for k in range(worlds.shape[0]):
             for j in range(actions.shape[0]):
                 scratch[0] = worlds[k]
                 scratch_undo[0] = world_undos[k]
-                play(scratch, scratch_undo, actions[j], own, tabs, cfg)
+                play(scratch, scratch_undo, actions[j], own, tabs, cfg, seen)
                 prng[0] = seeded_state(seed + np.uint64(k))
                 steps += 1 + play_out(scratch, scratch_undo, codes, prng, mask, own, tabs, cfg, cap)
                 values[k, j] = hand_won(scratch[0], seat, cfg)

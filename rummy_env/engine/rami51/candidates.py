@@ -106,7 +106,7 @@ def play_candidates(r, out, catalogue, catalogue_bits, cfg, focus: bool = False)
     return n
 
 
-@nb.njit(**JIT)
+@nb.njit(**JIT, inline="always")  # once per slot: a call would cost ``out`` an atomic reference count each way
 def take_and_swap_candidates(r, slot: int, out, n: int, cfg) -> int:
     if take_slot_check(r, slot, cfg) == why.LEGAL:
         for choice in range(2 if r.slot_kind[slot] == KIND_RUN else TAKE_CHOICES):  # a run gives its two ends

@@ -42,8 +42,8 @@ from rummy_env.engine.rami51.opening_memo import (
     lookup, lowest_item, merge, outcome, outcome_fields,
 )
 from rummy_env.engine.rami51.placements import (
-    MAX_GROUPS, MAX_ITEMS, MAX_MADE, OWN_CARDS, POINTS, POST_MELD, PURE_RUN, SHAPE, STAGE, TAKEN, TOUCHED,
-    placement_buffers, post_placements, run_placements, set_placements,
+    MAX_GROUPS, MAX_ITEMS, MAX_MADE, MAX_OWN, META_COLUMNS, OWN_CARDS, POINTS, POST_MELD, PURE_RUN, SHAPE, STAGE,
+    TAKEN, TOUCHED, post_placements, run_placements, set_placements,
 )
 from rummy_env.engine.rami51.profiles import slot_profiles
 from rummy_env.engine.rami51.prune import new_meld_reachable, take_sources, turn_meld_bits
@@ -53,15 +53,49 @@ from rummy_env.engine.table import card_bit
 NARROW_HELD = 1  # with ``narrow``: taken cards a state may hold beyond those pending at the start
 
 
-def dp_buffers(threads: int) -> tuple:
-    """Per thread: the placement table (``placements.placement_buffers``), the memo (state keys, values per
-    outcome, the choice behind each value and where it goes on, stamps), item scratch and counters (calls, own
-    cards no row holds, the root's index, states)."""
-    return placement_buffers(threads) + (
-        np.zeros((threads, MEMO, 3), dtype=np.uint64), np.zeros((threads, MEMO, OUTCOMES), dtype=np.int16),
-        np.zeros((threads, MEMO, OUTCOMES), dtype=np.int32), np.zeros((threads, MEMO, OUTCOMES), dtype=np.int32),
-        np.zeros((threads, MEMO), dtype=np.int64), np.zeros((threads, 2, 64), dtype=np.int64),
-        np.zeros((threads, 4), dtype=np.int64))
+# the DP's buffers, one flat byte row per thread (``dp_buffers``): a search passes one array, not eleven (every
+# array an njit function receives costs an atomic reference count each way), and the DP unpacks it (``dp_views``)
+DP_BUFFERS = (((MAX_GROUPS, MAX_OWN), np.int8), ((MAX_GROUPS, 2), np.int8), ((MAX_GROUPS, MAX_MADE), np.int8),
+              ((MAX_GROUPS, META_COLUMNS), np.int16), ((MEMO, 3), np.uint64), ((MEMO, OUTCOMES), np.int16),
+              ((MEMO, OUTCOMES), np.int32), ((MEMO, OUTCOMES), np.int32), ((MEMO,), np.int64), ((2, 64), np.int64),
+              ((4,), np.int64))
+
+
+def _layout() -> tuple:
+    """Each buffer's first byte (8-byte aligned) and its size in bytes, and the bytes of a row."""
+    starts, sizes, at = [], [], 0
+    for shape, dtype in DP_BUFFERS:
+        size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+        starts.append(at)
+        sizes.append(size)
+        at += -(-size // 8) * 8
+    return tuple(starts), tuple(sizes), at
+
+
+(D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10), (S0, S1, S2, S3, S4, S5, S6, S7, S8, S9, S10), DP_BYTES = _layout()
+
+
+def dp_buffers(threads: int) -> np.ndarray:
+    """Per thread, one byte row holding: the placement table (own cards, pending cards used and produced, the meta
+    columns of each row, ``placements``), the memo (state keys, values per outcome, the choice behind each value and
+    where it goes on, stamps), item scratch and counters (calls, own cards no row holds, the root's index, states)."""
+    return np.zeros((threads, DP_BYTES), dtype=np.uint8)
+
+
+@nb.njit(**JIT)
+def dp_views(flat):
+    """The DP's buffers (``DP_BUFFERS``) as views of one thread's byte row."""
+    return (flat[D0:D0 + S0].view(np.int8).reshape((MAX_GROUPS, MAX_OWN)),
+            flat[D1:D1 + S1].view(np.int8).reshape((MAX_GROUPS, 2)),
+            flat[D2:D2 + S2].view(np.int8).reshape((MAX_GROUPS, MAX_MADE)),
+            flat[D3:D3 + S3].view(np.int16).reshape((MAX_GROUPS, META_COLUMNS)),
+            flat[D4:D4 + S4].view(np.uint64).reshape((MEMO, 3)),
+            flat[D5:D5 + S5].view(np.int16).reshape((MEMO, OUTCOMES)),
+            flat[D6:D6 + S6].view(np.int32).reshape((MEMO, OUTCOMES)),
+            flat[D7:D7 + S7].view(np.int32).reshape((MEMO, OUTCOMES)),
+            flat[D8:D8 + S8].view(np.int64),
+            flat[D9:D9 + S9].view(np.int64).reshape((2, 64)),
+            flat[D10:D10 + S10].view(np.int64))
 
 
 @nb.njit(**JIT)

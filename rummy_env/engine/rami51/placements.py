@@ -30,13 +30,6 @@ NEW_SET, NEW_RUN, PROFILE_RUN, PROFILE_SET, POST_MELD = range(5)
 JOKER_OWN, JOKER_PENDING = 1, 2
 
 
-def placement_buffers(threads: int) -> tuple:
-    """Per thread: own cards, pending cards used and pending cards produced, and the meta columns of each row."""
-    return (np.zeros((threads, MAX_GROUPS, MAX_OWN), dtype=np.int8), np.zeros((threads, MAX_GROUPS, 2), dtype=np.int8),
-            np.zeros((threads, MAX_GROUPS, MAX_MADE), dtype=np.int8),
-            np.zeros((threads, MAX_GROUPS, META_COLUMNS), dtype=np.int16))
-
-
 @nb.njit(**JIT)
 def add_group(table, n: int, types, n_own: int, pending, n_pend: int, points: int, pure: bool, taken_type: int,
               shape: int, a: int, b: int, c: int, d: int, e: int) -> int:

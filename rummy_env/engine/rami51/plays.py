@@ -53,7 +53,7 @@ def begin_play(r) -> None:
 
 
 # ---------------------------------------------------------------------------------------- MELD
-@nb.njit(**JIT)
+@nb.njit(**JIT, inline="always")  # once per candidate meld: a call would cost ``catalogue`` an atomic reference count
 def meld_check(r, entry: int, catalogue, cfg) -> int:
     """MELD ``entry`` (R8, R9, R13, R14, R15, R21.2): its cards in hand, pending copies first, at least one
     own card (two beside a freed joker); a joker run needs its card burnt (Lebanese); under

@@ -57,25 +57,24 @@ OWNERS_SIZE = 2 * VISITED + 7
 
 
 def search_buffers(threads: int, record_dtype: np.dtype) -> tuple:
-    """``(scratch, candidates, visited, owners, *dp)`` for ``threads`` threads (``dp``: the buffers of
-    ``opening_dp``; one flat tuple, as numba's parallel loops take it)."""
+    """``(scratch, candidates, visited, owners, dp)`` for ``threads`` threads (``dp``: the buffers of ``opening_dp``,
+    one byte row per thread). Five arrays, as few as the searches need: every kernel that receives them pays an
+    atomic reference count per array each way, on the mask's and the step's hot path too."""
     scratch = np.zeros(threads * SCRATCH_ROWS, dtype=record_dtype)
     candidates = np.zeros((threads * CANDIDATE_ROWS, CANDIDATES), dtype=np.int16)
     visited = np.zeros((threads, VISITED), dtype=np.uint64)
     owners = np.zeros((threads, OWNERS_SIZE), dtype=np.int64)
     owners[:, NEXT_ID] = 1
-    return (scratch, candidates, visited, owners) + dp_buffers(threads)
+    return scratch, candidates, visited, owners, dp_buffers(threads)
 
 
 @nb.njit(**JIT)
 def worker_buffers(work, thread: int):
     """One thread's share of the search buffers."""
-    (scratch, candidates, visited, owners,
-     owns, pend, made, meta, keys, values, choices, nexts, stamps, items, counters) = work
+    scratch, candidates, visited, owners, dp = work
     return (scratch[thread * SCRATCH_ROWS:(thread + 1) * SCRATCH_ROWS],
             candidates[thread * CANDIDATE_ROWS:(thread + 1) * CANDIDATE_ROWS], visited[thread], owners[thread],
-            (owns[thread], pend[thread], made[thread], meta[thread], keys[thread], values[thread],
-             choices[thread], nexts[thread], stamps[thread], items[thread], counters[thread]))
+            dp[thread])
 
 
 # ---------------------------------------------------------------------------------------- the end of a turn

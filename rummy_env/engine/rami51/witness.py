@@ -23,7 +23,7 @@ from rummy_env.engine.jit import JIT
 from rummy_env.actions import A_COMMIT, A_LAY_OFF, A_MELD, A_TAKE
 from rummy_env.engine.rami51.moves import can_end_now, checked_play
 from rummy_env.engine.rami51.opening import out_check, pure_run_laid, threshold
-from rummy_env.engine.rami51.opening_dp import opening_outcomes
+from rummy_env.engine.rami51.opening_dp import dp_views, opening_outcomes
 from rummy_env.engine.rami51.opening_memo import DONE, NO_OPENING, NONE, OUTCOMES, UNKNOWN, outcome, outcome_fields
 from rummy_env.engine.rami51.placements import (
     JOKER_PENDING, NEW_RUN, NEW_SET, OWN_CARDS, POST_MELD, PROFILE_RUN, SHAPE, SHAPE_A, SHAPE_B, SHAPE_C, SHAPE_D,
@@ -39,10 +39,12 @@ MAX_PLAN = 64
 
 
 @nb.njit(**JIT)
-def opening_verdict(r, scratch, dp_work, catalogue, catalogue_bits, cfg, narrow: bool = False) -> int:
+def opening_verdict(r, scratch, dp_bytes, catalogue, catalogue_bits, cfg, narrow: bool = False) -> int:
     """NO, MAYBE, YES or COMMITTED for the position ``r`` of a player who must open (see the module docstring);
-    ``scratch`` is a one-record array the plan is laid in (with COMMITTED, the position after the COMMIT). With
-    ``narrow`` the DP looks for a plan among fewer pictures (``opening_outcomes``), so it never answers NO."""
+    ``scratch`` is a one-record array the plan is laid in (with COMMITTED, the position after the COMMIT), ``dp_bytes``
+    the thread's DP buffers (``opening_dp.dp_buffers``). With ``narrow`` the DP looks for a plan among fewer pictures
+    (``opening_outcomes``), so it never answers NO."""
+    dp_work = dp_views(dp_bytes)
     code = opening_outcome(r, dp_work, catalogue_bits, cfg, False, narrow)
     if code == NO_OPENING:
         return MAYBE if narrow else NO
