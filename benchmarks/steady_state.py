@@ -7,9 +7,13 @@ moves after a deal. Printed per configuration:
 
 * **steps/s** (one step per row) and **hands/s** (hands finished per second), with the steps a hand took;
 * the share of the time spent in the mask, and the slowest and the 99th-percentile batch mask (one call for all
-  ``B`` rows);
+  ``B`` rows), by the wall clock and by the thread's CPU time (``time.thread_time``): a slowest wall time far
+  above the slowest CPU time is time the process was not running (another process, or the virtual machine's
+  host, held the core), not work of the mask;
 * how the hands ended (``out``: a player went out; ``turn cap``: ``max_turns_per_round`` turns were played) and
-  the take-backs per hand (rami51 with ``dead_ends="take_back"``, R25).
+  the take-backs per hand (rami51 with ``dead_ends="take_back"``, R25);
+* the give-ups of the measured part (``"prevent"``: look-ahead searches cut at their budget, each masking a
+  play out unproven; ``RummyEngine.search_stats``).
 
 Run it quiet, and beside a busy process (``--busy``: one core kept busy by a matrix-multiply loop, as a learner
 beside the env would):
@@ -52,13 +56,14 @@ def measure(rules: rummy_env.RummyRules, batch: int, seconds: float, warmup_limi
     finished = np.zeros(batch, dtype=np.bool_)
     warm, start_wait = False, time.perf_counter()
     mask_times: list[float] = []
+    mask_cpu: list[float] = []
     steps = hands = take_backs = 0
     ends: Counter = Counter()
     clock = 0.0
     while True:
-        begin = time.perf_counter()
+        begin, begin_cpu = time.perf_counter(), time.thread_time()
         mask = engine.legal_action_mask()
-        masked = time.perf_counter()
+        masked, masked_cpu = time.perf_counter(), time.thread_time()
         engine.observe()
         pick_legal_actions(mask, generator.random(batch), actions)
         engine.step(actions)
@@ -67,6 +72,7 @@ def measure(rules: rummy_env.RummyRules, batch: int, seconds: float, warmup_limi
         if warm:
             clock += end - begin
             mask_times.append(masked - begin)
+            mask_cpu.append(masked_cpu - begin_cpu)
             steps += batch
             take_backs += int((actions == take_back).sum())
             for reason in engine.state["end_reason"][done]:
@@ -80,13 +86,16 @@ def measure(rules: rummy_env.RummyRules, batch: int, seconds: float, warmup_limi
             if finished.all() or waited > warmup_limit:
                 warm = True
                 warm_seconds = waited
+                gave_up_before = engine.search_stats()["gave_up"]
         if done.any():
             engine.reset(rows=done.copy())
-    times = np.array(mask_times)
+    times, cpu = np.array(mask_times), np.array(mask_cpu)
     return {"steps_per_s": steps / clock, "hands_per_s": hands / clock, "steps_per_hand": steps / max(hands, 1),
             "mask_share": times.sum() / clock, "slowest_mask_s": times.max(), "p99_mask_s": np.percentile(times, 99),
+            "slowest_mask_cpu_s": cpu.max(), "p99_mask_cpu_s": np.percentile(cpu, 99),
             "warm": bool(finished.all()), "warmup_s": warm_seconds, "unfinished_rows": int((~finished).sum()),
-            "ends": dict(ends), "take_backs_per_hand": take_backs / max(hands, 1), "seconds": clock}
+            "ends": dict(ends), "take_backs_per_hand": take_backs / max(hands, 1), "seconds": clock,
+            "give_ups": engine.search_stats()["gave_up"] - gave_up_before}
 
 
 def row(label: str, figures: dict) -> str:
@@ -96,12 +105,14 @@ def row(label: str, figures: dict) -> str:
     cap_share = ends.get("dead_turn_cap", 0) / total
     warm = "" if figures["warm"] else f" (warm-up cut at {figures['warmup_s']:.0f} s, {figures['unfinished_rows']} rows unfinished)"
     return (f"| {label} | {figures['steps_per_s']:,.0f} | {figures['hands_per_s']:,.1f} | {figures['steps_per_hand']:,.0f} "
-            f"| {figures['mask_share']:.0%} | {figures['slowest_mask_s'] * 1e3:,.1f} ms | {figures['p99_mask_s'] * 1e3:,.2f} ms "
-            f"| {out_share:.0%} / {cap_share:.0%} | {figures['take_backs_per_hand']:.1f} |{warm}")
+            f"| {figures['mask_share']:.0%} | {figures['slowest_mask_s'] * 1e3:,.1f} / {figures['slowest_mask_cpu_s'] * 1e3:,.1f} ms "
+            f"| {figures['p99_mask_s'] * 1e3:,.2f} / {figures['p99_mask_cpu_s'] * 1e3:,.2f} ms "
+            f"| {out_share:.0%} / {cap_share:.0%} | {figures['take_backs_per_hand']:.1f} | {figures['give_ups']:,} |{warm}")
 
 
-HEADER = ("| configuration | steps/s | hands/s | steps per hand | time in the mask | slowest batch mask | p99 batch mask "
-          "| hands out / turn cap | take-backs per hand |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+HEADER = ("| configuration | steps/s | hands/s | steps per hand | time in the mask | slowest batch mask "
+          "(wall / CPU) | p99 batch mask (wall / CPU) | hands out / turn cap | take-backs per hand "
+          "| give-ups |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 
 
 @contextlib.contextmanager

@@ -6,31 +6,36 @@ import numba as nb
 import numpy as np
 
 
-BLOCK = 64  # mask entries summed at once while looking for the chosen one
+ONES = np.uint64(0x0101010101010101)  # times a word of 0/1 bytes: their sum in the top byte
+BLOCK = 8  # words summed at once while looking for the chosen entry
 
 
 @nb.njit(cache=True, nogil=True)
 def pick_legal_row(row: np.ndarray, uniform: float) -> int:
-    """The ``floor(u * n)``-th legal action of a 0/1 mask row with ``n`` legal actions (0 if none). The row is
-    counted, then skipped ``BLOCK`` entries at a time (fixed-length sums vectorise) up to the block holding the
-    choice, which is scanned entry by entry."""
+    """The ``floor(u * n)``-th legal action of a 0/1 mask row with ``n`` legal actions (0 if none). A row of
+    one-byte entries is read eight entries to a word (their sum is one multiplication), counted, then skipped
+    ``BLOCK`` words at a time up to the block holding the choice, which is scanned entry by entry."""
     size = row.shape[0]
+    words = size // 8 if row.itemsize == 1 else 0
+    packed = row[:words * 8].view(np.uint64)
     count = 0
-    for a in range(size):
+    for k in range(words):
+        count += (packed[k] * ONES) >> np.uint64(56)
+    for a in range(words * 8, size):
         count += row[a]
     if count == 0:
         return 0
     target = min(int(uniform * count), count - 1)
-    start = 0
-    while start + BLOCK <= size:
-        block = 0
-        for k in range(BLOCK):
-            block += row[start + k]
-        if target < block:
+    k = 0
+    while k + BLOCK <= words:
+        block = np.uint64(0)
+        for j in range(BLOCK):
+            block += (packed[k + j] * ONES) >> np.uint64(56)
+        if target < int(block):
             break
-        target -= block
-        start += BLOCK
-    for a in range(start, size):
+        target -= int(block)
+        k += BLOCK
+    for a in range(k * 8, size):
         target -= row[a]
         if target < 0:
             return a
@@ -53,7 +58,9 @@ def pick_legal_parallel(mask: np.ndarray, uniforms: np.ndarray, out: np.ndarray)
 def pick_legal_actions(mask: np.ndarray, uniforms: np.ndarray, out: np.ndarray, parallel: bool = False,
                        chunk_size: int = 0) -> None:
     """``out[i] = pick_legal_row(mask[i], uniforms[i])``, under the engine's thread setting
-    (``RummyEngine.parallel`` and ``.chunk_size``, ``rummy_env/engine/threads.py``)."""
+    (``RummyEngine.parallel`` and ``.chunk_size``, ``rummy_env/engine/threads.py``). A mask whose rows are not
+    contiguous is copied first (the rows are read eight entries at a time)."""
+    mask = np.ascontiguousarray(mask)
     if parallel:
         with nb.parallel_chunksize(chunk_size):
             pick_legal_parallel(mask, uniforms, out)

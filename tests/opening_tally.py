@@ -3,7 +3,7 @@
 It follows one turn from the actions and the public snapshots only (never the engine's ``turn_points``):
 which own cards the player to act has laid on which meld this turn, dropping a card that a TAKE brings back
 or a SWAP frees, and values them with R10 where they sit on the table now. Cards taken from melds (pending,
-R13) and freed jokers (R14) are not own cards and never count; an UNDO clears the tally (R24).
+R13) and freed jokers (R14) are not own cards and never count; an UNDO (R24) or a TAKE_BACK (R25) clears the tally.
 
 ``OpeningTally.points(table)`` is the count that a COMMIT and an all-at-once out must be judged on.
 """
@@ -32,7 +32,7 @@ class OpeningTally:
         kind = self.layout.decode(action)
         name = kind[0]
         turn = pre.get("turn_state", {})
-        if name == "undo":
+        if name in ("undo", "take_back"):          # R24, R25: the turn's plays go back
             self.entries = []
         elif name == "meld":
             slot = len(pre["table"])

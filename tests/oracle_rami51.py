@@ -20,12 +20,20 @@ Table slots keep their index; new melds go into the first empty slot.
 * ``hand_after()``, ``table_after()``, ``discard_after()`` -> the oracle's replayed position (sorted card lists);
 * ``ends_turn``, ``goes_out``, ``announced`` (False after a manual unannounced discard), ``opened``, and the
   turn-state fields ``taken``, ``taken_laid``, ``pending``, ``freed``, ``tentative``, ``undos``, ``turn_points``,
-  ``pure_run``, ``jokers_laid``, ``touched_table``.
+  ``pure_run``, ``jokers_laid``, ``touched_table``;
+* R25 take-backs: ``took_back``, ``take_back_drawn`` (the cards it drew that the oracle could follow),
+  ``reshuffles``, ``doomed``, and when the take-back's draws had to rebuild the stock (R17; the engine's shuffle is
+  unknown here) ``needs_sync``, ``unseen_draws``, ``rebuilt`` and ``sync_after_rebuild(drawn, discard, stock)``,
+  which checks the engine's drawn cards, discard pile and stock against them and adopts them.
 
-Legality = the move is possible in the model AND the turn can still be finished legally (R23 no-dead-end),
-decided by an exhaustive depth-first search over the turn's own actions, memoised on a canonical state
-(slot indices forgotten, owners reduced to "mine / not mine", points capped at the highest threshold), with two
-sound prunes: an upper bound on the points still layable and a "can this obligation card ever be placed" test.
+The knob ``dead_ends`` (R25) chooses what legality means:
+
+* ``"prevent"``: the move is possible in the model AND the turn can still be finished legally (R23 no-dead-end),
+  decided by an exhaustive depth-first search over the turn's own actions, memoised on a canonical state
+  (slot indices forgotten, owners reduced to "mine / not mine", points capped at the highest threshold), with two
+  sound prunes: an upper bound on the points still layable and a "can this obligation card ever be placed" test.
+  TAKE_BACK is never legal.
+* ``"take_back"`` (the default of ``default_rules``): local legality only, no search at all (I19), plus TAKE_BACK.
 
 Interpretations (where RULES.md + the spec leave something open)
 ----------------------------------------------------------------
@@ -86,6 +94,24 @@ I17 (R23) Lebanese knobs are read from the rules object; a knob missing from it 
     ``lebanese`` is true, else its plain default; ``all_at_once_may_use_table`` is treated as true under ``lebanese``.
 I18 (R15 "forbidden") A discard may never empty the hand; the "1 card left that can still be laid" condition is
     not coded separately: it is what the no-dead-end search yields.
+I19 (R25, ``dead_ends = "take_back"``) Every action is judged on its own, with the pieces of the "prevent" mode
+    minus every look-ahead: DRAW_DISCARD needs a pile card, a hand of more than one card (R7) and not the
+    ``discard_pickup_from_second_round`` first lap (no ``can_use_top``); COMMIT needs ``commit_valid`` only (R11.1-
+    R11.3 on the tentative plays as they stand, the taken card laid; no ``finish``); a MELD / LAY_OFF / TAKE /
+    SWAP possible in the model is legal unless it empties the hand, which needs a legal out (``out_ok``: R15
+    "required" never, R16 and I4-I7, so a not-opened turn that touched a turn-start slot under
+    ``all_at_once_may_use_table = false`` never goes out); UNDO needs a tentative play and an undo left; DISCARD is
+    ``discard_legal`` as in "prevent" (already local).  TAKE_BACK (action 4; the layout is the same in both modes,
+    MELD starts at 5) is legal once a turn in the play phase when a play (MELD, LAY_OFF, TAKE, SWAP) was made and not
+    undone by an UNDO (``St.acted``; a COMMIT alone is never the first play), or the taken card is not yet laid, or a
+    pending card or freed joker is held.  Its effect: the state right after the draw (the UNDO copy: the COMMIT of
+    this turn undone, nothing tentative, pending or counted), the taken card back on top of the discard pile and
+    one stock card drawn in its place (none after a stock draw or on the dealer's first turn), then
+    ``take_back_penalty_cards`` more; an empty stock is rebuilt as R17 says (whole pile, or all but its top with
+    ``reshuffle_keep_top``; counted in ``reshuffles``; nothing to rebuild: the cards left are not drawn; a rebuild
+    beyond ``max_reshuffles``: nothing more is drawn, ``doomed``).  The returned card can be among the rebuilt cards.
+    Afterwards the turn is no longer a pickup turn (the Search is rebuilt with no taken card: thresholds, out rules)
+    and only DISCARDs are legal, any own card (the hand holds at least two cards).
 
 Search prunes (speed only; each must never change an answer)
 P1  ``hopeless``: an obligation card (taken card, pending card) that no meld could ever hold, more obligation
@@ -117,7 +143,7 @@ L = 54                        # lay-off codes per slot
 SUITS = "CDHS"
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
-DRAW_STOCK, DRAW_DISCARD, COMMIT, UNDO = 0, 1, 2, 3
+DRAW_STOCK, DRAW_DISCARD, COMMIT, UNDO, TAKE_BACK = 0, 1, 2, 3, 4
 
 
 def card_type(rank: int, suit: int) -> int:
@@ -188,6 +214,7 @@ RAMI_DEFAULTS = {
     "all_at_once_requires_pure_run": True, "all_at_once_may_use_table": True, "max_undos_per_turn": 1,
     "lebanese": False, "ace_fixed_value": None, "joker_run_requires_burnt": False,
     "burnt_includes_discard_pile": False, "discard_pickup_min_lay": None, "discard_pickup_min_lay_scope": "opening_only",
+    "dead_ends": "take_back", "take_back_penalty_cards": 2, "reshuffle_keep_top": False, "max_reshuffles": None,
 }
 LEBANESE_VALUES = {"ace_fixed_value": 10, "joker_run_requires_burnt": True, "discard_pickup_min_lay": 71}
 
@@ -238,8 +265,8 @@ class Layout:
                     cat.append((types_, ("R", suit, start, start + 2, jpos)))
         self.catalogue = cat
         self.M = len(cat)
-        self.MELD = 4
-        self.LAY = 4 + self.M
+        self.MELD = TAKE_BACK + 1
+        self.LAY = self.MELD + self.M
         self.TAKE = self.LAY + S * L
         self.SWAP = self.TAKE + S * 5
         self.DISC = self.SWAP + S
@@ -267,6 +294,7 @@ class Layout:
         if a == DRAW_DISCARD: return ("draw_discard",)
         if a == COMMIT: return ("commit",)
         if a == UNDO: return ("undo",)
+        if a == TAKE_BACK: return ("take_back",)
         if a < self.LAY: return ("meld", a - self.MELD)
         if a < self.TAKE: return ("lay",) + divmod(a - self.LAY, L)
         if a < self.SWAP: return ("take",) + divmod(a - self.TAKE, 5)
@@ -279,7 +307,7 @@ class Layout:
     def name(self, a: int) -> str:
         d = self.decode(a)
         k = d[0]
-        if k in ("draw_stock", "draw_discard", "commit", "undo"):
+        if k in ("draw_stock", "draw_discard", "commit", "undo", "take_back"):
             return k.upper()
         if k == "meld":
             return "MELD " + " ".join(card_name(t) for t in self.catalogue[d[1]][0])
@@ -366,13 +394,13 @@ def meld_from_dict(d: dict):
 class St:
     """Mutable-by-copy turn state (see module docstring)."""
     __slots__ = ("own", "pend", "freed", "table", "opened", "tent", "undos", "pts", "pslots", "tlaid", "touched", "jl",
-                 "mine")
+                 "mine", "acted")
 
     def copy(self) -> "St":
         n = St.__new__(St)
         n.own = list(self.own); n.pend = list(self.pend); n.freed = self.freed; n.table = list(self.table)
         n.opened = self.opened; n.tent = self.tent; n.undos = self.undos; n.pts = self.pts; n.pslots = self.pslots
-        n.tlaid = self.tlaid; n.touched = self.touched; n.jl = self.jl; n.mine = self.mine
+        n.tlaid = self.tlaid; n.touched = self.touched; n.jl = self.jl; n.mine = self.mine; n.acted = self.acted
         return n
 
     def hand_n(self) -> int:
@@ -759,10 +787,10 @@ class Search:
         """(action, next state, touched slot or None) for every MELD / LAY_OFF / TAKE / SWAP possible as a move."""
         if not self.may_play:
             return
-        yield from self.meld_moves(st)
-        yield from self.lay_moves(st)
-        yield from self.take_moves(st)
-        yield from self.swap_moves(st)
+        for gen in (self.meld_moves, self.lay_moves, self.take_moves, self.swap_moves):
+            for a, n, slot in gen(st):
+                n.acted = True                        # R25: the turn has laid or taken something
+                yield a, n, slot
 
     # ---------------------------------------------------------------- commit, discard, out
     def is_pure(self, st: St) -> bool:
@@ -815,8 +843,15 @@ class Search:
             return False
         return True
 
+    def play_legal_local(self, nxt: St) -> bool:
+        """I19 (R25 "take_back"): a play (already a valid move) is legal unless it empties the hand without a legal
+        out (R15 "required": never; else R16 / I4-I7 via ``out_ok``)."""
+        if nxt.hand_n() == 0:
+            return self.final != "required" and self.out_ok(nxt)
+        return True
+
     def play_legal(self, st: St, nxt: St, slot: Optional[int]) -> bool:
-        """Legality of a play (already a valid move) leading from st to nxt."""
+        """Legality of a play (already a valid move) leading from st to nxt (``dead_ends = "prevent"``)."""
         if nxt.hand_n() == 0:
             return self.final != "required" and self.out_ok(nxt)
         if slot is not None and slot in self.orig and not st.opened and not self.aao_table:
@@ -1116,6 +1151,11 @@ class RamiTurn:
                              f"got phase {phase!r}, first_turn={self.first_turn}")
         self.stock = [int(c) for c in position.get("stock", [])]
         self.discard = [int(c) for c in position.get("discard", [])]
+        self.mode = knob(rules, "dead_ends")
+        if self.mode not in ("take_back", "prevent"):
+            raise ValueError(f"unknown dead_ends {self.mode!r}")
+        self.take_back_mode = self.mode == "take_back"
+        self.reshuffles = int(position.get("reshuffles", 0))
         self.opened_at_start = bool(position["opened"][self.me])
         self.turns_done = int(position.get("turn", 0))
         self.start_hand_n = len(position["hands"][self.me])
@@ -1140,6 +1180,7 @@ class RamiTurn:
         st.tlaid = False
         st.touched = False
         st.jl = 0
+        st.acted = False
         self.st = st
         self.orig = frozenset(s for s in range(S) if st.table[s] is not None)
         self.taken: Optional[int] = None
@@ -1150,6 +1191,14 @@ class RamiTurn:
         self.penalty_cards_due = 0
         self.search: Optional[Search] = None
         self._drawn_stock = None
+        # R25 (I19): the take-back and its draws
+        self.took_back = False
+        self.take_back_drawn: list = []             # the cards the take-back drew that the oracle could follow
+        self.unseen_draws = 0                       # cards drawn from a rebuilt stock (order unknown to the oracle)
+        self.rebuilt: list = []                     # the cards that the rebuild moved into the stock
+        self.needs_sync = False                     # ``sync_after_rebuild`` is owed
+        self.doomed = False                         # a rebuild beyond max_reshuffles was needed (R17)
+        self._moves_cache = None
         if self.phase == "play":
             self._start_play()
 
@@ -1189,16 +1238,33 @@ class RamiTurn:
     def legal_actions(self) -> set:
         if self.ends_turn:
             return set()
+        self._check_synced()
         if self.phase == "draw":
             acts = set()
             if self.stock:
                 acts.add(DRAW_STOCK)
             if (self.discard and self.start_hand_n != 1
                     and not (knob(self.rules, "discard_pickup_from_second_round") and self.turns_done < self.n)
-                    and self.can_use_top()):
+                    and (self.take_back_mode or self.can_use_top())):
                 acts.add(DRAW_DISCARD)
             return acts
-        return {a for a, _ in self._legal_moves()}
+        return {a for a, _ in self._moves()}
+
+    def _moves(self) -> list:
+        """``_legal_moves()`` of the current state, remembered until the state changes (``apply`` asks again)."""
+        key = (id(self.st), self.took_back, self.ends_turn)
+        if self._moves_cache is None or self._moves_cache[0] != key or self._moves_cache[2] is not self.st:
+            self._moves_cache = (key, self._legal_moves(), self.st)
+        return self._moves_cache[1]
+
+    def take_back_legal(self) -> bool:
+        """R25: once a turn, in the play phase, when the turn has laid or taken something (not undone) or a card
+        must still be laid (the discard-pile card, a pending card, a freed joker)."""
+        if not self.take_back_mode or self.took_back or self.phase != "play" or self.ends_turn:
+            return False
+        st = self.st
+        owes = (self.taken is not None and not st.tlaid) or any(st.pend) or st.freed > 0
+        return st.acted or owes
 
     def _legal_moves(self):
         se, st = self.search, self.st
@@ -1208,6 +1274,19 @@ class RamiTurn:
                 out.append((self.lay.disc_id(t), ("discard", t, True)))
                 if se.manual and st.hand_n() == 2:
                     out.append((self.lay.disc_id(t, False), ("discard", t, False)))
+        if self.took_back:                            # R25: only a discard after a take-back
+            return out
+        if self.take_back_mode:                       # R25 "take_back": local legality only, no search (I19)
+            if se.commit_valid(st):
+                out.append((COMMIT, ("state", se.after_commit(st))))
+            if st.tent and st.undos < se.max_undos:
+                out.append((UNDO, ("undo",)))
+            if self.take_back_legal():
+                out.append((TAKE_BACK, ("take_back",)))
+            for a, nxt, _slot in se.plays(st):
+                if se.play_legal_local(nxt):
+                    out.append((a, ("state", nxt)))
+            return out
         if se.commit_valid(st):
             nxt = se.after_commit(st)
             if se.finish(nxt):
@@ -1228,10 +1307,14 @@ class RamiTurn:
                 out.append((self.lay.disc_id(t), ("discard", t, True)))
                 if se.manual and st.hand_n() == 2:
                     out.append((self.lay.disc_id(t, False), ("discard", t, False)))
+        if self.took_back:
+            return out
         if se.commit_valid(st):
             out.append((COMMIT, ("state", se.after_commit(st))))
         if st.tent:
             out.append((UNDO, ("undo",)))
+        if self.take_back_legal():
+            out.append((TAKE_BACK, ("take_back",)))
         for a, nxt, _slot in se.plays(st):
             out.append((a, ("state", nxt)))
         return out
@@ -1244,7 +1327,9 @@ class RamiTurn:
         gave up on, e.g. after a time-out): the move is then only required to be possible in the model."""
         if self.ends_turn:
             raise ValueError("the turn is over")
+        self._check_synced()
         if self.phase == "draw":
+            self._moves_cache = None
             if a not in ((DRAW_STOCK, DRAW_DISCARD) if not check else self.legal_actions()):
                 raise ValueError(f"illegal draw {a}")
             if a == DRAW_STOCK:
@@ -1256,7 +1341,8 @@ class RamiTurn:
             self.st.own[c] += 1
             self._start_play()
             return
-        moves = dict(self._legal_moves() if check else self._possible_moves())
+        moves = dict(self._moves() if check else self._possible_moves())
+        self._moves_cache = None
         if a not in moves:
             raise ValueError(f"illegal action {a} ({self.lay.name(a) if 0 <= a < self.lay.A else '?'})")
         eff = moves[a]
@@ -1275,10 +1361,86 @@ class RamiTurn:
             self.st = self.snapshot.copy()
             self.st.undos = undos
             return
+        if eff[0] == "take_back":
+            self._take_back()
+            return
         self.st = eff[1]
         if self.st.hand_n() == 0:
             self.ends_turn = True
             self.goes_out = True
+
+    # ---------------------------------------------------------------- R25 take-back (I19)
+    def _check_synced(self) -> None:
+        if self.needs_sync:
+            raise RuntimeError("the take-back's draws rebuilt the stock: call sync_after_rebuild first")
+
+    def _take_back(self) -> None:
+        """The table and the hand as right after the draw (a COMMIT of this turn undone too), the discard-pile
+        card back on the pile, one card drawn in its place, then ``take_back_penalty_cards`` more (R17 rebuilds);
+        the turn is no longer a pickup turn."""
+        undos = self.st.undos
+        self.st = self.snapshot.copy()
+        self.st.undos = undos
+        draws = int(knob(self.rules, "take_back_penalty_cards"))
+        if self.taken is not None:
+            self.st.own[self.taken] -= 1
+            self.discard.append(self.taken)
+            self.taken = None
+            draws += 1
+        self.took_back = True
+        self._penalty_draws(draws)
+        self.search = self._make_search(None)
+
+    def _penalty_draws(self, n: int) -> None:
+        """Draw ``n`` stock cards; an empty stock is rebuilt from the discard pile (R17: all of it, or all but
+        its top with ``reshuffle_keep_top``), counted in ``reshuffles``; nothing to rebuild: the cards left are not
+        drawn; a rebuild beyond ``max_reshuffles``: nothing more is drawn and the round is ``doomed``. The cards
+        drawn from a rebuilt stock are not known here (the shuffle): ``unseen_draws`` counts them and
+        ``sync_after_rebuild`` must be given them."""
+        keep = 1 if knob(self.rules, "reshuffle_keep_top") else 0
+        cap = knob(self.rules, "max_reshuffles")
+        for k in range(n):
+            if not self.stock:
+                if len(self.discard) - keep < 1:
+                    return
+                if cap is not None and self.reshuffles >= int(cap):
+                    self.doomed = True
+                    return
+                cut = len(self.discard) - keep
+                self.rebuilt = sorted(self.discard[:cut])
+                self.discard = self.discard[cut:]
+                self.reshuffles += 1
+                # the pile is now empty (or only its top): no second rebuild within these draws
+                self.unseen_draws = min(n - k, len(self.rebuilt))
+                self.needs_sync = True
+                self.stock = []
+                return
+            c = self.stock.pop()
+            self.st.own[c] += 1
+            self.take_back_drawn.append(c)
+
+    def sync_after_rebuild(self, drawn, discard, stock) -> None:
+        """Feed the cards the engine drew from its rebuilt stock, and its discard pile and stock afterwards, into
+        the oracle, after checking them against what the oracle knows: as many cards drawn as ``unseen_draws``,
+        drawn + stock = the rebuilt cards, the discard pile = what the rebuild left of it."""
+        if not self.needs_sync:
+            raise ValueError("no stock rebuild to synchronise")
+        drawn = [int(c) for c in drawn]
+        stock = [int(c) for c in stock]
+        discard = [int(c) for c in discard]
+        if len(drawn) != self.unseen_draws:
+            raise ValueError(f"{len(drawn)} cards drawn from the rebuilt stock, expected {self.unseen_draws}")
+        if sorted(drawn + stock) != self.rebuilt:
+            raise ValueError(f"the rebuilt stock and the cards drawn from it {sorted(drawn + stock)} are not the "
+                             f"discard pile moved into it {self.rebuilt}")
+        if discard != self.discard:
+            raise ValueError(f"discard pile after the rebuild {discard}, expected {self.discard}")
+        for c in drawn:
+            self.st.own[c] += 1
+        self.take_back_drawn += drawn
+        self.stock = stock
+        self.needs_sync = False
+        self._moves_cache = None
 
     # ---------------------------------------------------------------- accessors
     def hand_after(self) -> list:

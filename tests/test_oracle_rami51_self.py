@@ -1,5 +1,9 @@
 """Self-tests of the independent rami51 legality oracle (tests/oracle_rami51.py) on hand-made positions taken from
-RULES.md §5.2 (E28-E86). They use only the oracle (no engine)."""
+RULES.md §5.2 (E28-E86) and R25. They use only the oracle (no engine).
+
+The E-cases are the look-ahead mode's: ``R()`` builds rules with ``dead_ends = "prevent"`` unless told otherwise.
+The R25 tests at the end (``TB()``) check the ``"take_back"`` mode: exact legal sets under the local mask, the
+TAKE_BACK action's availability and effect (hand, table, discard pile, stock, rebuilds)."""
 
 import pytest
 
@@ -12,7 +16,12 @@ C = O.parse_card
 
 
 def R(**kw):
+    kw.setdefault("dead_ends", "prevent")
     return O.default_rules(**kw)
+
+
+def TB(**kw):
+    return O.default_rules(dead_ends="take_back", **kw)
 
 
 def turn(hand, table=(), rules=None, draw=None, discard=(), opened=False, **kw):
@@ -63,7 +72,9 @@ def names(t):
 def test_layout_sizes():
     lay = O.layout(R())
     assert lay.M == 52 + 78 + 4 * 12 * 4
-    assert lay.LAY == 4 + lay.M and lay.TAKE == lay.LAY + 36 * 54
+    assert (O.DRAW_STOCK, O.DRAW_DISCARD, O.COMMIT, O.UNDO, O.TAKE_BACK) == (0, 1, 2, 3, 4)
+    assert lay.MELD == 5 and lay.meld_id(0) == 5
+    assert lay.LAY == 5 + lay.M and lay.TAKE == lay.LAY + 36 * 54
     assert lay.SWAP == lay.TAKE + 36 * 5 and lay.DISC == lay.SWAP + 36 and lay.A == lay.DISC + 53
     assert O.layout(R(circular_runs=True)).M == 52 + 78 + 4 * 13 * 4
     assert O.layout(R(card_announcement="manual")).A == lay.A + 53
@@ -541,3 +552,286 @@ def test_an_interrupted_search_keeps_no_unproven_answer(monkeypatch):
             legal(t)
         monkeypatch.setattr(O.Search, "_finish", finish_body)
         assert legal(t) == fresh, f"interrupted at search call {stop_at} of {total}"
+
+
+# ---------------------------------------------------------------------------------------------------- R25 take_back
+def tb_turn(hand, table=(), rules=None, stock=(), discard=(), opened=False, draw=True, **kw):
+    """A take_back turn of seat 0 with an explicit stock (its LAST card is drawn first); ``draw=True`` draws from
+    the stock, ``draw="pile"`` takes the discard top, ``draw=False`` stays in the draw phase."""
+    rules = rules or TB()
+    ops = [opened, True] if isinstance(opened, bool) else opened
+    pos = O.make_position(hand, table, rules=rules, discard=discard, opened=ops, stock=list(stock), **kw)
+    t = O.RamiTurn(pos, rules)
+    if draw is True:
+        t.apply(O.DRAW_STOCK)
+    elif draw == "pile":
+        t.apply(O.DRAW_DISCARD)
+    return t
+
+
+def cards(text):
+    return sorted(O.parse_cards(text))
+
+
+def discards_of(t, text):
+    return {disc(t, c) for c in set(text.split())}
+
+
+def test_R25_layout_and_default():
+    assert O.default_rules().dead_ends == "take_back" and O.default_rules().take_back_penalty_cards == 2
+    assert O.layout(TB()) is O.layout(R())                     # the layout does not depend on dead_ends
+    lay = O.layout(TB())
+    assert lay.decode(O.TAKE_BACK) == ("take_back",) and lay.name(O.TAKE_BACK) == "TAKE_BACK"
+    assert lay.decode(5) == ("meld", 0) and lay.decode(lay.LAY - 1) == ("meld", lay.M - 1)
+    with pytest.raises(ValueError):
+        O.RamiTurn(O.make_position("2C 3C"), O.default_rules(dead_ends="forbid"))
+
+
+def test_R25_draw_unmasked():
+    """E33 / E34 under take_back: the discard top may be taken whether or not it can be laid; R7 and R20 still hold."""
+    t = tb_turn("7H 8H 8C 8D 8S 2C 4D 6S 10C QD JS 3S KH", discard=["9H"], stock=["2D"], draw=False)
+    assert legal(t) == {O.DRAW_STOCK, O.DRAW_DISCARD}
+    t = tb_turn("2C 4D 6S 10C", [(1, "5H 6H 7H")], discard=["KS"], stock=["2D"], opened=True, draw=False)
+    assert legal(t) == {O.DRAW_STOCK, O.DRAW_DISCARD}
+    t = tb_turn("8H", [(1, "9H 10H JH")], discard=["7H"], stock=["2D"], opened=True, draw=False)
+    assert legal(t) == {O.DRAW_STOCK}                                                # R7: one card in hand
+    t = tb_turn("8H 9C", rules=TB(discard_pickup_from_second_round=True), discard=["7H"], stock=["2D"], turn=1,
+                draw=False)
+    assert legal(t) == {O.DRAW_STOCK}                                                # R20: first lap
+    t = tb_turn("8H 9C", discard=["7H"], stock=[], draw=False)
+    assert legal(t) == {O.DRAW_DISCARD}
+    # under "prevent" the unusable top is masked (E34)
+    t = tb_turn("2C 4D 6S 10C", [(1, "5H 6H 7H")], rules=R(), discard=["KS"], stock=["2D"], opened=True, draw=False)
+    assert legal(t) == {O.DRAW_STOCK}
+
+
+def test_R25_1_failed_opening_taken_back():
+    """48 < 51: no COMMIT, no discard; UNDO and TAKE_BACK only. TAKE_BACK: both melds back in hand, the drawn card
+    kept, two penalty cards drawn, opened stays False, then only discards (any card), once."""
+    hand = "JH QH KH 5C 6C 7C 2D 9S"
+    t = tb_turn(hand, stock=["KD", "8C", "4D"])
+    assert legal(t) == ({meld(t, "JH QH KH"), meld(t, "5C 6C 7C")} | discards_of(t, "JH QH KH 5C 6C 7C 2D 9S 4D"))
+    assert O.TAKE_BACK not in legal(t)                          # nothing laid, nothing owed
+    t.apply(meld(t, "JH QH KH"))
+    assert legal(t) == {O.UNDO, O.TAKE_BACK, meld(t, "5C 6C 7C")}
+    t.apply(meld(t, "5C 6C 7C"))
+    assert legal(t) == {O.UNDO, O.TAKE_BACK}
+    t.apply(O.TAKE_BACK)
+    assert t.took_back and not t.opened and t.table_after() == [] and t.turn_points == 0 and not t.tentative
+    assert t.hand_after() == cards(hand + " 4D 8C KD") and t.take_back_drawn == O.parse_cards("8C KD")
+    assert t.stock_after() == [] and t.discard_after() == [] and not t.needs_sync and not t.ends_turn
+    assert legal(t) == discards_of(t, hand + " 4D 8C KD")
+    with pytest.raises(ValueError):
+        t.apply(O.TAKE_BACK)
+    with pytest.raises(ValueError):
+        t.apply(meld(t, "JH QH KH"))
+    t.apply(disc(t, "KD"))
+    assert t.ends_turn and not t.goes_out and t.discard_after() == [C("KD")] and len(t.hand_after()) == 10
+
+
+def test_R25_1_without_undo():
+    t = tb_turn("KS KH KD QS QH QD 2C 7D", rules=TB(max_undos_per_turn=0), stock=["3C", "4C", "5H"])
+    t.apply(meld(t, "KS KH KD"))
+    assert legal(t) == {O.TAKE_BACK, meld(t, "QS QH QD")}      # no pure run: no COMMIT; no undo to use
+    t = tb_turn("KS KH KD QS QH QD 2C 7D", stock=["3C", "4C", "5H"])
+    t.apply(meld(t, "KS KH KD"))
+    t.apply(O.UNDO)
+    assert O.TAKE_BACK not in legal(t) and O.UNDO not in legal(t)     # everything is back: nothing to take back
+    assert meld(t, "QS QH QD") in legal(t)                            # E81 under take_back: offered
+    t.apply(meld(t, "QS QH QD"))
+    assert legal(t) == {O.TAKE_BACK, meld(t, "KS KH KD")}
+
+
+def test_R25_2_discard_pile_card_returned():
+    """E33's pile card taken and not laid within an opening: TAKE_BACK returns it to the pile top, the player draws
+    one card in its place and two more; the turn is no longer a pickup turn."""
+    hand = "7H 8H 8C 8D 8S 2C 5D JS 4S KD"
+    t = tb_turn(hand, discard=["6C", "9H"], stock=["AS", "10S", "3D", "QC"], draw="pile")
+    acts = legal(t)
+    assert t.taken == C("9H") and O.TAKE_BACK in acts                 # owed at once
+    assert not acts & set(range(t.lay.DISC, t.lay.A)) and O.COMMIT not in acts and O.UNDO not in acts
+    t.apply(meld(t, "7H 8H 9H"))
+    t.apply(meld(t, "8C 8D 8S"))
+    assert legal(t) == {O.UNDO, O.TAKE_BACK}
+    t.apply(O.TAKE_BACK)
+    assert t.discard_after() == cards("6C") + [C("9H")] and t.taken is None
+    assert t.hand_after() == cards(hand + " QC 3D 10S") and t.stock_after() == [C("AS")]
+    assert t.search.taken is None
+    assert legal(t) == discards_of(t, hand + " QC 3D 10S")            # 9H is gone; every card may go
+
+
+def test_R25_2_return_without_any_play():
+    t = tb_turn("2D 9S 4C 7H", [(1, "5H 6H 7H"), (0, "QC QD QS")], discard=["6C", "KC"], opened=True,
+                stock=["3S", "2S", "8D"], draw="pile")
+    assert legal(t) == {O.TAKE_BACK}                                  # KC fits nowhere; no discard while owed
+    t.apply(O.TAKE_BACK)
+    assert t.discard_after() == cards("6C") + [C("KC")] and t.hand_after() == cards("2D 9S 4C 7H 8D 2S 3S")
+    assert t.opened and legal(t) == discards_of(t, "2D 9S 4C 7H 8D 2S 3S")
+
+
+def test_R25_3_take_pending_card_stranded():
+    hand = "2D 5S KH"
+    t = tb_turn(hand, [(1, "6C 7C 8C 9C")], opened=True, stock=["JD", "10D", "4H"])
+    assert take(t, 0, 1) in legal(t) and take(t, 0, 0) in legal(t)   # local: no look-ahead for the pending card
+    t.apply(take(t, 0, 1))
+    assert t.pending == [C("9C")] and legal(t) == {O.TAKE_BACK}
+    t.apply(O.TAKE_BACK)
+    assert t.pending == [] and t.table_after()[0]["cards"] == cards("6C 7C 8C 9C") and t.table_after()[0]["owner"] == 1
+    assert t.hand_after() == cards(hand + " 4H 10D JD")
+
+
+def test_R25_4_swap_freed_joker():
+    hand = "6S 2D 9H"
+    t = tb_turn(hand, [(1, "JK 7S 8S")], opened=True, stock=["5D", "5C", "KC"])
+    assert swap(t, 0) in legal(t)                                     # E57's look-ahead is gone
+    t.apply(swap(t, 0))
+    assert t.freed == 1 and legal(t) == {O.TAKE_BACK}
+    t.apply(O.TAKE_BACK)
+    d = t.table_after()[0]
+    assert d["cards"] == cards("JK 7S 8S") and d["joker_at"] == 6 and t.freed == 0
+    assert t.hand_after() == cards(hand + " KC 5C 5D")
+
+
+def test_R25_5_commit_without_search_then_take_back():
+    """final_discard "forbidden": after the two melds only 2D is left; COMMIT is offered (its criteria hold) although
+    no discard can follow it (under "prevent" it is masked), and TAKE_BACK undoes the commit too."""
+    hand = "JH QH KH 6C 7C 8C"
+    t = tb_turn(hand, rules=TB(final_discard="forbidden"), stock=["3C", "AC", "2D"])
+    t.apply(meld(t, "JH QH KH"))
+    t.apply(meld(t, "6C 7C 8C"))
+    assert legal(t) == {O.COMMIT, O.UNDO, O.TAKE_BACK}
+    p = tb_turn(hand, rules=R(final_discard="forbidden"), stock=["3C", "AC", "2D"])
+    p.apply(meld(p, "JH QH KH"))
+    p.apply(meld(p, "6C 7C 8C"))
+    assert legal(p) == {O.UNDO}
+    t.apply(O.COMMIT)
+    assert t.opened and legal(t) == {O.TAKE_BACK}                    # 2D: discarding it would empty the hand
+    t.apply(O.TAKE_BACK)
+    assert not t.opened and t.table_after() == [] and t.hand_after() == cards(hand + " 2D AC 3C")
+    assert legal(t) == discards_of(t, hand + " 2D AC 3C")
+
+
+def test_R25_5_opened_player_may_take_back_any_play():
+    t = tb_turn("5D 6D 7D 2S", opened=True, stock=["KS", "KH", "9C"])
+    assert O.TAKE_BACK not in legal(t)
+    t.apply(meld(t, "5D 6D 7D"))
+    assert legal(t) == {O.TAKE_BACK} | discards_of(t, "2S 9C")
+    t.apply(O.TAKE_BACK)
+    assert t.opened and t.table_after() == [] and t.hand_after() == cards("5D 6D 7D 2S 9C KH KS")
+
+
+def test_R25_6_dealer_first_turn_penalty_only():
+    hand = "9H 10H JH 4S 5S 2C 5D 8S 4C 6D QS 3H 7C KD"
+    pos = O.make_position(hand, phase="play", first_turn=True, turn=0, stock=O.parse_cards("4D 3D 2S"), rules=TB())
+    t = O.RamiTurn(pos, TB())
+    assert O.TAKE_BACK not in legal(t)
+    t.apply(meld(t, "9H 10H JH"))
+    assert O.TAKE_BACK in legal(t)
+    t.apply(O.TAKE_BACK)
+    assert t.hand_after() == cards(hand + " 2S 3D") and t.stock_after() == [C("4D")]
+
+
+def test_R25_penalty_knob():
+    t = tb_turn("5D 6D 7D 2S", rules=TB(take_back_penalty_cards=0), opened=True, stock=["KS", "KH", "9C"])
+    t.apply(meld(t, "5D 6D 7D"))
+    t.apply(O.TAKE_BACK)
+    assert t.hand_after() == cards("5D 6D 7D 2S 9C") and t.stock_after() == O.parse_cards("KS KH")
+    assert legal(t) == discards_of(t, "5D 6D 7D 2S 9C")
+
+
+@pytest.mark.parametrize("keep_top", [False, True])
+def test_R25_7_penalty_rebuilds_the_stock(keep_top):
+    """One card left in the stock: the replacement card comes from it; the stock is then rebuilt from the discard
+    pile, the returned card included (R17; all but its top with ``reshuffle_keep_top``): the oracle cannot know the
+    shuffle, counts the cards it could not follow and checks what the engine reports."""
+    pile = "2C 3D 4S 5H 6C 7D"
+    t = tb_turn("2D 9S 4C 7H", [(1, "5H 6H 7H")], rules=TB(reshuffle_keep_top=keep_top), discard=(pile + " KC").split(),
+                stock=["8D"], opened=True, draw="pile", other_hands={1: "AS"})
+    t.apply(O.TAKE_BACK)
+    moved = cards(pile + " KC") if not keep_top else cards(pile)
+    assert t.take_back_drawn == [C("8D")] and t.unseen_draws == 2 and t.rebuilt == moved and t.needs_sync
+    assert t.reshuffles == 1 and not t.doomed
+    assert t.discard_after() == ([C("KC")] if keep_top else [])
+    with pytest.raises(RuntimeError):
+        legal(t)                                                             # the hand is not known yet
+    drawn, stock = moved[:2], moved[2:]
+    with pytest.raises(ValueError):
+        t.sync_after_rebuild(drawn[:1], t.discard_after(), stock)            # one card short
+    with pytest.raises(ValueError):
+        t.sync_after_rebuild([C("AS"), drawn[1]], t.discard_after(), stock)  # not a card of the rebuilt pile
+    with pytest.raises(ValueError):
+        t.sync_after_rebuild(drawn, t.discard_after() + [C("AS")], stock)
+    t.sync_after_rebuild(drawn, t.discard_after(), stock[::-1])
+    assert not t.needs_sync and t.stock_after() == stock[::-1]
+    assert t.hand_after() == sorted(O.parse_cards("2D 9S 4C 7H 8D") + drawn)
+    with pytest.raises(ValueError):
+        t.sync_after_rebuild(drawn, t.discard_after(), stock)                # nothing left to synchronise
+
+
+def test_R25_7_penalty_beyond_max_reshuffles_dooms_the_round():
+    t = tb_turn("2D 9S 4C 7H", [(1, "5H 6H 7H")], rules=TB(max_reshuffles=0), discard=["2C", "3D", "KC"],
+                stock=["8D"], opened=True, draw="pile", other_hands={1: "AS"})
+    t.apply(O.TAKE_BACK)
+    assert t.doomed and t.reshuffles == 0 and not t.needs_sync and t.unseen_draws == 0
+    assert t.hand_after() == cards("2D 9S 4C 7H 8D") and t.discard_after() == cards("2C 3D") + [C("KC")]
+    # nothing to rebuild (with reshuffle_keep_top a one-card pile stays): the penalty cards are not drawn
+    t2 = tb_turn("5D 6D 7D 2S", rules=TB(reshuffle_keep_top=True), opened=True, stock=["9C"], discard=["KC"])
+    t2.apply(meld(t2, "5D 6D 7D"))
+    t2.apply(O.TAKE_BACK)
+    assert t2.hand_after() == cards("5D 6D 7D 2S 9C") and not t2.needs_sync and not t2.doomed
+    assert t2.discard_after() == [C("KC")] and t2.reshuffles == 0
+
+
+@pytest.mark.parametrize("final", ["optional", "forbidden"])
+def test_R25_8_a_play_that_empties_the_hand_must_be_a_legal_out(final):
+    t = tb_turn("5D 6D", rules=TB(final_discard=final), stock=["7D"])
+    assert legal(t) == discards_of(t, "5D 6D 7D")                   # 18 < 51: not an out for a player not opened
+    t = tb_turn("5D 6D", rules=TB(final_discard=final), opened=True, stock=["7D"])
+    assert legal(t) == {meld(t, "5D 6D 7D")} | discards_of(t, "5D 6D 7D")
+    t.apply(meld(t, "5D 6D 7D"))
+    assert t.goes_out and t.ends_turn and legal(t) == set()
+    t = tb_turn("5D 6D", rules=TB(), opened=True, stock=["7D"])     # "required": no play may empty the hand
+    assert legal(t) == discards_of(t, "5D 6D 7D")
+
+
+def test_R25_8_forbidden_one_card_left_is_local():
+    """E62 under take_back: laying 4D off leaves KS, which can neither be laid nor discarded; the play is offered
+    (no look-ahead) and TAKE_BACK is then the only action."""
+    t = tb_turn("4D", [(1, "5D 6D 7D")], rules=TB(final_discard="forbidden"), opened=True, stock=["KS"])
+    assert legal(t) == {lay(t, 0, "4D")} | discards_of(t, "4D KS")
+    t.apply(lay(t, 0, "4D"))
+    assert legal(t) == {O.TAKE_BACK, take(t, 0, 0), take(t, 0, 1)}    # the 4-card run gives a card back (R13)
+    t.apply(take(t, 0, 0))
+    assert t.pending == [C("4D")] and legal(t) == {O.TAKE_BACK}
+
+
+@pytest.mark.parametrize("may_use_table", [True, False])
+def test_R25_8_E70_out_after_touching_the_table(may_use_table):
+    """Not opened, relaxed all-at-once criteria, ``final_discard = "optional"``: laying QD off onto a turn-start
+    meld empties the hand; with ``all_at_once_may_use_table = false`` that can never be an out (E70)."""
+    r = TB(final_discard="optional", all_at_once_may_use_table=may_use_table,
+           all_at_once_requires_opening_criteria=False, all_at_once_requires_pure_run=False)
+    t = tb_turn("5C 6C 7C", [(1, "9D 10D JD")], rules=r, stock=["QD"])
+    t.apply(meld(t, "5C 6C 7C"))
+    expected = {O.UNDO, O.TAKE_BACK, disc(t, "QD")}
+    assert legal(t) == (expected | {lay(t, 0, "QD")} if may_use_table else expected)
+    if may_use_table:
+        t.apply(lay(t, 0, "QD"))
+        assert t.goes_out and t.all_at_once
+
+
+def test_R25_9_prevent_has_no_take_back():
+    t = tb_turn("JH QH KH 5C 6C 7C 2D 9S", rules=R(), stock=["KD", "8C", "4D"])
+    t.apply(meld(t, "JH QH KH"))
+    assert O.TAKE_BACK not in legal(t)
+    with pytest.raises(ValueError):
+        t.apply(O.TAKE_BACK)
+
+
+def test_R25_10_commit_needs_the_taken_card_laid():
+    """take_back mode keeps the local COMMIT criteria: 51 points and a pure run, the taken card laid (R6)."""
+    hand = "JH QH KH 6C 7C 8C 2D 9S"
+    t = tb_turn(hand, discard=["4S", "9D"], stock=["AC"], draw="pile")
+    t.apply(meld(t, "JH QH KH"))
+    t.apply(meld(t, "6C 7C 8C"))
+    assert legal(t) == {O.UNDO, O.TAKE_BACK}                     # 9D not laid: no COMMIT, no discard

@@ -115,7 +115,8 @@ def mask_row(r, out, work, tabs, cfg) -> None:
         begin_row_check(work)
     if r.phase == PHASE_DRAW:
         out[DRAW_STOCK] = r.stock_n > 0
-        out[DRAW_DISCARD] = pickup_reason(r, work, catalogue, catalogue_bits, cfg) == why.LEGAL
+        out[DRAW_DISCARD] = (pickup_reason(r, work, catalogue, catalogue_bits, cfg) if prevent
+                             else draw_discard_check(r, cfg)) == why.LEGAL
         return
     if r.phase != PHASE_PLAY:
         return

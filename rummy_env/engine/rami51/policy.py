@@ -19,7 +19,9 @@ from rummy_env.cards import JOKER
 from rummy_env.engine.config import FINAL_REQUIRED, PREVENT_DEAD_ENDS
 from rummy_env.engine.ismcts import make_ismcts
 from rummy_env.engine.jit import JIT
+from rummy_env.engine import reasons as why
 from rummy_env.engine.rami51.mask import legal_reason, mask_row
+from rummy_env.engine.rami51.moves import discard_card_check, discard_turn_check
 from rummy_env.engine.rami51.planner import (
     MAX_PIECE_CARDS, MAX_PIECES, P_ACTION, add_around, add_extensions, add_runs, add_sets, card_at, plan,
 )
@@ -202,8 +204,8 @@ def play_action(r, work, tabs, cfg) -> int:
     if not opened and legal(r, COMMIT, work, tabs, cfg):
         return COMMIT
     if opened:
-        for slot in range(r.slot_kind.shape[0]):
-            if legal(r, cfg.swap_offset + slot, work, tabs, cfg):
+        for slot in range(r.slot_n):
+            if r.slot_jokers[slot] > 0 and legal(r, cfg.swap_offset + slot, work, tabs, cfg):
                 return cfg.swap_offset + slot
     hand = r.hand[p].astype(np.int64)
     pending = r.pending.astype(np.int64)
@@ -228,16 +230,17 @@ def play_action(r, work, tabs, cfg) -> int:
         if legal(r, actions[k], work, tabs, cfg):
             return actions[k]
     if opened and r.hand_n[p] <= 2 and hand[JOKER] > 0:
-        for slot in range(r.slot_kind.shape[0]):
+        for slot in range(r.slot_n):  # an empty slot takes no lay-off
             for code in (JOKER, JOKER + 1):
                 action = cfg.layoff_offset + slot * cfg.layoff_codes + code
                 if legal(r, action, work, tabs, cfg):
                     return action
     if not opened and r.tentative and legal(r, UNDO, work, tabs, cfg):
         return UNDO
-    for card in range(JOKER + 1):
-        if legal(r, cfg.discard_offset + card, work, tabs, cfg):
-            return -1
+    if discard_turn_check(r, True, cfg) == why.LEGAL:  # a DISCARD's legality has no look-ahead (R23, R25)
+        for card in range(JOKER + 1):
+            if discard_card_check(r, card) == why.LEGAL:
+                return -1
     if legal(r, TAKE_BACK, work, tabs, cfg):  # the plan broke down and no undo is left (R25)
         return TAKE_BACK
     for action in range(COMMIT, cfg.discard_offset):  # ``_any_play``: the first legal play but UNDO
@@ -267,8 +270,9 @@ def discard_action(r, work, tabs, cfg) -> int:
     later_weight = 0.4 if opened else 0.0
     sign = -1.0 if opened else 1.0
     best, best_score = -1, np.inf
+    turn_ends = discard_turn_check(r, True, cfg) == why.LEGAL  # a DISCARD's legality has no look-ahead (R23, R25)
     for t in range(JOKER + 1):
-        if r.hand[p, t] == 0 or not legal(r, cfg.discard_offset + t, work, tabs, cfg):
+        if not turn_ends or discard_card_check(r, t) != why.LEGAL:
             continue
         same, next_to, two = 0.0, 0.0, 0.0
         for k in range(n):
