@@ -30,3 +30,24 @@ settings.register_profile("thorough", **_COMMON)
 settings.register_profile("dev", derandomize=True, database=None, max_examples=3,
                           phases=(Phase.explicit, Phase.reuse, Phase.generate), **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_configure(config) -> None:
+    """Before pytest-xdist starts its workers, compile the kernels once, one rule-family group per process
+    (``tests/warm_kernels.py``), instead of once in every worker; a warm cache makes this a few seconds."""
+    import subprocess
+    import time
+
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return
+    from warm_kernels import GROUPS
+
+    start = time.perf_counter()
+    print(f"warming the compiled kernels ({', '.join(GROUPS)}; minutes on a cold cache, seconds on a warm one)",
+          file=sys.stderr, flush=True)
+    script = os.path.join(TESTS_DIR, "warm_kernels.py")
+    processes = {group: subprocess.Popen([sys.executable, script, group]) for group in GROUPS}
+    failed = [group for group, process in processes.items() if process.wait() != 0]
+    if failed:  # the tests themselves will compile and report what is wrong
+        print(f"warming {', '.join(failed)} failed (see above)", file=sys.stderr, flush=True)
+    print(f"kernels warm in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)

@@ -13,6 +13,11 @@ from rummy_env import cards
 from rummy_env.records import FORMAT_VERSION, GameRecord, RecordError
 
 
+# Random play rarely opens under rami51's default dead_ends="take_back" (R25: no look-ahead steers it), so its
+# hands run to the turn cap; whole random rami51 games here are recorded under a lower cap.
+RAMI_TURN_CAP = {"max_turns_per_round": 40}
+
+
 def play_random(record: GameRecord, seed: int, moves: int | None = None) -> list[dict]:
     """Play random legal moves into ``record`` (to the end, or ``moves`` of them); the snapshot
     after every move, the first one at move 0."""
@@ -42,7 +47,8 @@ def assert_replays_exactly(record: GameRecord, snaps: list[dict], tmp_path) -> N
 
 @pytest.mark.parametrize("preset, players", [("basic", 2), ("basic", 4), ("rami51", 2), ("rami51", 3), ("lebanese14", 2)])
 def test_whole_games_replay_exactly_to_every_move(preset, players, tmp_path):
-    record = GameRecord.new(preset, players, seed=100 + players, agents=[f"bot{s}" for s in range(players)])
+    caps = RAMI_TURN_CAP if preset != "basic" else {}
+    record = GameRecord.new(preset, players, seed=100 + players, agents=[f"bot{s}" for s in range(players)], **caps)
     snaps = play_random(record, seed=players)
     assert snaps[-1]["phase"] in ("hand_over", "game_over")
     assert_replays_exactly(record, snaps, tmp_path)
@@ -65,7 +71,7 @@ def test_a_game_cut_mid_way_replays_and_continues(preset, tmp_path):
 def test_rami51_records_with_undo_take_and_swap_replay_exactly(tmp_path):
     wanted = {"undo", "take", "swap", "commit"}
     for seed in range(200):
-        record = GameRecord.new("rami51", 3, seed=seed)
+        record = GameRecord.new("rami51", 3, seed=seed, **RAMI_TURN_CAP)
         snaps = play_random(record, seed=seed)
         layout = record.start().layout
         kinds = {layout.decode(action)[0] for action in record.actions}

@@ -21,8 +21,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run"]
 
 
+# Random play rarely opens under rami51's default dead_ends="take_back" (R25: no look-ahead steers it), so its
+# hands run to the turn cap; a lower cap keeps these pages at hundreds of moves, not tens of thousands.
+RAMI_TURN_CAP = {"max_turns_per_round": 40}
+
+
 def random_game(preset: str, players: int, seed: int, moves: int | None = None) -> GameRecord:
-    record = GameRecord.new(preset, players, seed=seed, agents=[f"bot {seat}" for seat in range(players)])
+    caps = RAMI_TURN_CAP if preset in ("rami51", "lebanese14") else {}
+    record = GameRecord.new(preset, players, seed=seed, agents=[f"bot {seat}" for seat in range(players)], **caps)
     engine = record.start()
     rng = np.random.default_rng(seed)
     while not engine.done[0] and (moves is None or len(record.actions) < moves):

@@ -109,7 +109,7 @@ def test_arena_plays_search_agents_with_duplicate_deals_and_time_per_move():
 
 
 def test_agent_spec_search_on_rami51_through_arena():
-    rules = RummyRules.preset("rami51", num_players=2)
+    rules = RummyRules.preset("rami51", num_players=2, max_turns_per_round=60)  # random play's hands run to the cap
     result = play_match(rules, (make_agent("ismcts:iterations=16,worlds=4", rules), make_agent("random", rules)),
                         ("ismcts", "random"), games=2, seed=0, duplicate=True)
     assert result.games == 2

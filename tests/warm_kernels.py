@@ -1,0 +1,59 @@
+"""Compile (or load from numba's on-disk cache) the kernels most tests use, one rule-family group per process.
+
+``tests/conftest.py`` runs one process per group, side by side, before pytest-xdist starts its workers: a cold
+cache (a fresh clone, or any edit under ``rummy_env/``) is then compiled once, split over the cores, instead of
+once in every worker that meets a kernel first. A warm cache makes each process a load of a few seconds.
+
+    python tests/warm_kernels.py rami51        # or basic_gin
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+GROUPS = {"rami51": ("rami51",), "basic_gin": ("basic", "gin")}
+
+
+def warm(preset: str) -> None:
+    """Play a few random steps of ``preset`` through what the tests call: the serial and parallel batch kernels,
+    observations, explanations, positions, compiled rollouts and world sampling."""
+    from rummy_env import RummyEngine, RummyRules
+    from rummy_env.beliefs import sample_worlds
+    from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, policy_module
+    from rummy_env.sampling import pick_legal_actions
+
+    rules = RummyRules.preset(preset, num_players=2)
+    rng = np.random.default_rng(0)
+    for parallel in (False, True):
+        engine = RummyEngine(rules, 4, parallel=parallel)
+        engine.reset(seed=0)
+        actions = np.zeros(4, dtype=np.int64)
+        for _ in range(40):
+            mask = engine.legal_action_mask()
+            engine.observe()
+            engine.public_history()
+            pick_legal_actions(mask, rng.random(4), actions)
+            engine.step(actions)
+            if engine.done.any():
+                engine.reset(rows=engine.done.copy())
+    engine.state_tensor()
+    engine.explain_illegal(0, 0)
+    engine.load(1, engine.snapshot(0))
+    sample_worlds(rules, engine.state[0], int(engine.state[0]["current"]), 4, 0)
+    if rules.ruleset in POLICY_MODULES:
+        kernels = policy_module(rules.ruleset)
+        for policy in POLICY_CODES.values():
+            state, undo = engine.state.copy(), engine.undo_copies.copy()
+            codes = np.full((4, rules.num_players), policy, dtype=np.int64)
+            kernels.play_out_rows(state, undo, codes, np.arange(1, 5, dtype=np.uint64), engine._work, engine.tables,
+                                  engine.cfgs, 200, np.zeros(4, dtype=np.int64))
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:]:
+        if name not in GROUPS:
+            sys.exit(f"unknown group {name!r}; groups: {', '.join(GROUPS)}")
+        for family_preset in GROUPS[name]:
+            warm(family_preset)
