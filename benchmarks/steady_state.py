@@ -21,7 +21,9 @@ beside the env would):
     python benchmarks/steady_state.py --preset rami51 --players 2 --dead-ends take_back --seconds 60
     python benchmarks/steady_state.py --table --seconds 60 [--busy]    # rami51 and lebanese14, 2-5 players, both modes
 
-``--table`` prints the README's table. A configuration whose rows do not all finish a hand within
+``--table`` prints the README's table. ``--heuristic`` adds, per configuration, the compiled heuristic playing
+every seat (``rummy_env.engine.rollout``'s ``play_out_rows``, hands from fresh deals to their end, one thread):
+steps/s and hands/s of a player that plays to go out, beside random play's. A configuration whose rows do not all finish a hand within
 ``--warmup-limit`` seconds is reported as such and measured from then on (its figures then include cheap
 early moves).
 """
@@ -98,6 +100,32 @@ def measure(rules: rummy_env.RummyRules, batch: int, seconds: float, warmup_limi
             "give_ups": engine.search_stats()["gave_up"] - gave_up_before}
 
 
+def heuristic_hands(rules: rummy_env.RummyRules, batch: int, seconds: float) -> dict:
+    """The compiled heuristic at every seat plays batches of ``batch`` fresh deals to the end of their hand."""
+    from rummy_env.engine.rollout import POLICY_HEURISTIC, policy_module  # a family's compiled rollouts
+
+    kernels = policy_module(rules.ruleset)
+    engine = rummy_env.RummyEngine(rules, batch_size=batch, parallel=False)
+    codes = np.full((batch, rules.num_players), POLICY_HEURISTIC, dtype=np.int64)
+    steps = np.zeros(batch, dtype=np.int64)
+    total_steps = hands = outs = seed = 0
+    clock = 0.0
+    while clock < seconds or seed < 2:
+        engine.reset(seed=seed)
+        state, undo = engine.state.copy(), engine.undo_copies.copy()
+        streams = np.arange(1, batch + 1, dtype=np.uint64) + np.uint64(seed * batch)
+        begin = time.perf_counter()
+        kernels.play_out_rows(state, undo, codes, streams, engine._work, engine.tables, engine.cfgs, 1_000_000, steps)
+        if seed > 0:  # the first batch compiles or loads the kernels
+            clock += time.perf_counter() - begin
+            total_steps += int(steps.sum())
+            hands += batch
+            outs += int((state["end_reason"] == rummy_env.END_NAMES.index("out")).sum())
+        seed += 1
+    return {"steps_per_s": total_steps / clock, "hands_per_s": hands / clock, "steps_per_hand": total_steps / hands,
+            "out_share": outs / hands}
+
+
 def row(label: str, figures: dict) -> str:
     ends = figures["ends"]
     total = max(sum(ends.values()), 1)
@@ -141,6 +169,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="measured seconds per configuration")
     parser.add_argument("--warmup-limit", type=float, default=600.0, help="longest wait for every row to finish a hand")
     parser.add_argument("--busy", action="store_true", help="measure beside a busy process")
+    parser.add_argument("--heuristic", action="store_true", help="also the compiled heuristic at every seat")
     parser.add_argument("--table", action="store_true", help="rami51 and lebanese14 at 2-5 players, both modes")
     parser.add_argument("--players-list", default="2,3,4,5", help="with --table: the player counts")
     parser.add_argument("--modes", default=",".join(MODES), help="with --table: the modes")
@@ -154,6 +183,7 @@ def main(argv=None) -> int:
                    for players in (int(p) for p in args.players_list.split(","))]
     else:
         configs = [(args.preset, args.players, args.dead_ends)]
+    heuristic_rows: list[str] = []
     with busy_process(args.busy):
         for preset, players, mode in configs:
             knobs = {} if mode is None else {"dead_ends": mode}
@@ -164,6 +194,14 @@ def main(argv=None) -> int:
             figures = measure(rules, args.batch, args.seconds, args.warmup_limit)
             label = f"{preset} {players}p" + (f", {rules.dead_ends}" if rules.ruleset == "rami51" else "")
             print(row(label, figures), flush=True)
+            if args.heuristic:
+                played = heuristic_hands(rules, args.batch, args.seconds)
+                heuristic_rows.append(f"| {label} | {played['steps_per_s']:,.0f} | {played['hands_per_s']:,.1f} "
+                                      f"| {played['steps_per_hand']:,.0f} | {played['out_share']:.0%} |")
+    if heuristic_rows:
+        print("\nThe compiled heuristic at every seat, hands from fresh deals to their end:\n")
+        print("| configuration | steps/s | hands/s | steps per hand | hands out |\n|---|---:|---:|---:|---:|")
+        print("\n".join(heuristic_rows))
     return 0
 
 
