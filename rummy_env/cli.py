@@ -81,10 +81,11 @@ def play(args: argparse.Namespace) -> int:
         names = {seat: bot.name for seat, bot in bots.items()}
         record = GameRecord.new(rules, seed=args.seed, agents=tg.agent_list(human, names, rules.num_players))
         record.meta = tg.record_meta(human, specs)
+    game = tg.TerminalGame(record, human, bots, input, sys.stdout, save_path, seed=record.seed,
+                           resumed_from=Path(args.resume) if args.resume else None)
     print(f"rummy {rules.ruleset}{' (Lebanese 14)' if rules.lebanese else ''}, {rules.num_players} players, "
           f"one {'game' if rules.episode == 'game' else 'hand'}; you are player_{human}; "
           + ", ".join(f"player_{seat} = {bot.name}" for seat, bot in bots.items()) + f"; seed {record.seed}")
-    game = tg.TerminalGame(record, human, bots, input, sys.stdout, save_path, seed=record.seed)
     return game.run()
 
 

@@ -62,15 +62,18 @@ class TerminalGame:
     ``out`` is where the game writes."""
 
     def __init__(self, record: GameRecord, human: int, bots: dict[int, Bot], ask: Callable[[str], str], out: TextIO,
-                 save_path: Path | None = None, seed: int = 0):
+                 save_path: Path | None = None, seed: int = 0, resumed_from: Path | None = None):
         self.record, self.human, self.bots, self.ask, self.out = record, human, bots, ask, out
+        # the files this game may write over: its own saves, and the record it resumes
+        self.own_files = {Path(resumed_from).resolve()} if resumed_from is not None else set()
+        if save_path is not None:
+            refuse_existing(Path(save_path), self.own_files, "the game is saved there")
         self.save_path = save_path
         self.engine = record.replay()
         self.layout = self.engine.layout
         players = self.engine.rules.num_players
         self.names = ["you" if seat == human else bots[seat].name for seat in range(players)]
         self.rng = np.random.default_rng(seed)
-        self.saved_at: int | None = None  # moves in the record when it was last saved
 
     # ------------------------------------------------------------------ the game loop
     def run(self) -> int:
@@ -89,12 +92,12 @@ class TerminalGame:
             self.offer_save()
             return 0
         except QuitGame as stop:
-            path = self.save(self.save_path)
+            path = self.save()
             self.say(f"{stop.reason}: the game is saved to {path} (move {len(self.record.actions)}); "
                      f"continue it with: rummy play --resume {path}")
             return stop.exit_code
         except BrokenPipeError:  # the output went away (a closed pipe): keep the game all the same
-            path = self.save(self.save_path)
+            path = self.save()
             print(f"the output was closed: the game is saved to {path}", file=sys.stderr)
             return 1
 
@@ -159,8 +162,12 @@ class TerminalGame:
         elif word in ("v", "view"):
             self.show(snap, moves)
         elif word in ("s", "save"):
-            path = self.save(Path(rest) if rest else self.save_path)
-            self.say(f"saved the game record to {path}")
+            try:  # a snapshot: where the game is saved at the end does not change
+                path = self.save(Path(rest) if rest else None)
+            except FileExistsError as error:
+                self.say(str(error))
+            else:
+                self.say(f"saved the game record to {path}")
         elif word in ("q", "quit", "exit"):
             raise QuitGame("you quit", 0)
         elif word in ("u", "undo"):
@@ -190,29 +197,47 @@ class TerminalGame:
         return None
 
     # ------------------------------------------------------------------ saving
-    def save(self, path: Path | None) -> Path:
+    def save(self, path: Path | None = None) -> Path:
+        """Write the record to ``path`` (default: where the game is saved; without one, a new
+        ``rummy-game-*.json`` becomes that place). A file this game did not write and did not resume is never
+        written over (``FileExistsError``)."""
         if path is None:
-            path = new_record_path(self.record.seed)
+            if self.save_path is None:
+                self.save_path = new_record_path(self.record.seed)
+            path = self.save_path
+        refuse_existing(path, self.own_files, "a saved game is never overwritten")
         self.record.save(path)
-        self.save_path, self.saved_at = path, len(self.record.actions)
+        self.own_files.add(path.resolve())
         return path
 
     def offer_save(self) -> None:
         if self.save_path is not None:
-            path = self.save(self.save_path)
+            path = self.save()
         else:
-            try:
-                answer = self.ask("save the game record? a file name (empty: don't save): ").strip()
-            except (EOFError, KeyboardInterrupt):
-                answer = ""
-            if not answer:
-                self.say("not saved")
-                return
-            path = self.save(Path(answer))
+            while True:
+                try:
+                    answer = self.ask("save the game record? a file name (empty: don't save): ").strip()
+                except (EOFError, KeyboardInterrupt):
+                    answer = ""
+                if not answer:
+                    self.say("not saved")
+                    return
+                try:
+                    path = self.save(Path(answer))
+                    break
+                except FileExistsError as error:
+                    self.say(str(error))
         self.say(f"saved the game record to {path}; see it with: rummy replay {path} --html {path.with_suffix('.html')}")
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+
+def refuse_existing(path: Path, own_files: set[Path], why: str) -> None:
+    """``FileExistsError`` naming ``path`` if it exists and is not one of ``own_files``."""
+    if path.exists() and path.resolve() not in own_files:
+        raise FileExistsError(f"{path} exists and is not this game's record ({why}): it is left as it is; "
+                              f"name another file, or continue that game with: rummy play --resume {path}")
 
 
 def new_record_path(seed: int, folder: Path = Path(".")) -> Path:

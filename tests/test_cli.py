@@ -120,11 +120,54 @@ def test_end_of_input_and_ctrl_c_keep_the_game_and_it_resumes(stop, code, tmp_pa
 
 def test_quit_saves_and_save_writes_where_asked(tmp_path):
     game, _person, out = new_game("basic", 2, "heuristic", tmp_path,
-                                  person_kwargs={"bad": [f"s {tmp_path / 'early.json'}", "q"]})
+                                  person_kwargs={"bad": [f"s {tmp_path / 'early.json'}", "1", "q"]})
     assert game.run() == 0
     assert f"saved the game record to {tmp_path / 'early.json'}" in out.getvalue()
-    assert f"you quit: the game is saved to {tmp_path / 'early.json'}" in out.getvalue()  # the last place named
-    assert GameRecord.load(tmp_path / "early.json").actions == game.record.actions
+    # a snapshot does not move the final save: quitting still saves where the game is saved
+    assert f"you quit: the game is saved to {tmp_path / 'game.json'}" in out.getvalue()
+    assert GameRecord.load(tmp_path / "game.json").actions == game.record.actions
+    early = GameRecord.load(tmp_path / "early.json")
+    assert len(early.actions) < len(game.record.actions) and early.actions == game.record.actions[:len(early.actions)]
+
+
+def finished_record_file(path: Path) -> bytes:
+    """A finished basic game saved at ``path``; its bytes."""
+    record = GameRecord.new("basic", 2, seed=3, episode="hand")
+    engine = record.start()
+    while not engine.done[0]:
+        record.play(engine, int(engine.legal_action_mask()[0].argmax()))
+    record.save(path)
+    return path.read_bytes()
+
+
+def test_play_refuses_to_save_over_an_existing_record(tmp_path, monkeypatch, capsys):
+    kept = finished_record_file(tmp_path / "exists.json")
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert cli.main(["play", "--save", str(tmp_path / "exists.json")]) == 2
+    err = capsys.readouterr().err
+    assert "exists.json exists" in err and "rummy play --resume" in err and "Traceback" not in err
+    assert (tmp_path / "exists.json").read_bytes() == kept
+    # resuming that game may write it again; saving it elsewhere over another record may not
+    other = finished_record_file(tmp_path / "other.json")
+    assert cli.main(["play", "--resume", str(tmp_path / "exists.json"), "--save", str(tmp_path / "other.json")]) == 2
+    assert (tmp_path / "other.json").read_bytes() == other
+
+
+def test_a_snapshot_and_the_last_save_do_not_write_over_other_files(tmp_path):
+    kept = finished_record_file(tmp_path / "done.json")
+    game, _person, out = new_game("basic", 2, "heuristic", tmp_path,
+                                  person_kwargs={"bad": [f"s {tmp_path / 'done.json'}", "q"]})
+    assert game.run() == 0
+    assert f"{tmp_path / 'done.json'} exists and is not this game's record" in out.getvalue()
+    assert (tmp_path / "done.json").read_bytes() == kept
+    assert GameRecord.load(tmp_path / "game.json").actions == game.record.actions
+    # at the end of a game without a save path, an existing name is refused and the question asked again
+    answers = iter([str(tmp_path / "done.json"), str(tmp_path / "new.json")])
+    record = GameRecord.new("basic", 2, seed=3, episode="hand")
+    ended = tg.TerminalGame(record, 0, tg.make_bots({1: "heuristic"}, record.rules_object()), lambda _prompt: next(answers),
+                            io.StringIO(), None)
+    ended.offer_save()
+    assert (tmp_path / "done.json").read_bytes() == kept and GameRecord.load(tmp_path / "new.json") == record
 
 
 @pytest.mark.parametrize("argv, message", [
