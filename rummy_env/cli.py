@@ -59,8 +59,9 @@ def play(args: argparse.Namespace) -> int:
 
     if args.resume:
         record = GameRecord.load(args.resume)
-        if args.rules or args.players or args.knob or args.episode:
-            record.check_rules(build_rules(args.rules or record.rules["ruleset"], args.players or record.rules["num_players"],
+        if args.rules or args.players is not None or args.knob or args.episode:
+            players = record.rules["num_players"] if args.players is None else args.players
+            record.check_rules(build_rules(args.rules or record.rules["ruleset"], players,
                                            args.episode or record.rules.get("episode", "hand"), args.knob or []))
         human, specs = tg.resume_specs(record, args.opponents)
         for option, given, kept in (("--seat", args.seat, human), ("--seed", args.seed, record.seed)):
@@ -69,7 +70,8 @@ def play(args: argparse.Namespace) -> int:
         rules = record.rules_object()
         save_path = Path(args.save) if args.save else Path(args.resume)
     else:
-        rules = build_rules(args.rules or "basic", args.players or 2, args.episode or "game", args.knob or [])
+        rules = build_rules(args.rules or "basic", 2 if args.players is None else args.players, args.episode or "game",
+                            args.knob or [])
         human = 0 if args.seat is None else args.seat
         if not 0 <= human < rules.num_players:
             raise ValueError(f"--seat must be a seat 0..{rules.num_players - 1}, got {human}")
@@ -95,14 +97,15 @@ def replay(args: argparse.Namespace) -> int:
     from rummy_env.render import describe
 
     record = GameRecord.load(args.file)
-    if args.html:
-        path = replay_html.write_page(record, Path(args.html), title=args.title or Path(args.file).name)
-        print(f"wrote {path}: open it in a browser (arrow keys step through the moves)")
-        if args.to is None:
-            return 0
     names = replay_html.names_of(record)
     if args.observer is not None and not 0 <= args.observer < len(names):
         raise ValueError(f"--observer must be a seat 0..{len(names) - 1}, got {args.observer}")
+    if args.html:
+        path = replay_html.write_page(record, Path(args.html), title=args.title or Path(args.file).name,
+                                      observer=args.observer)
+        print(f"wrote {path}: open it in a browser (arrow keys step through the moves)")
+        if args.to is None:
+            return 0
     rules = record.rules_object()
     print(f"{Path(args.file).name}: {rules.ruleset}, {rules.num_players} players, seed {record.seed}, "
           f"{len(record.actions)} moves; " + ", ".join(f"player_{seat} = {name}" for seat, name in enumerate(names)))

@@ -69,6 +69,11 @@ def release_series(version: str) -> str:
     return ".".join(version.split(".")[:2])
 
 
+def text_byte(error: UnicodeDecodeError) -> str:
+    """The first byte that is not UTF-8, as hex."""
+    return f"0x{error.object[error.start]:02x}"
+
+
 @dataclasses.dataclass
 class GameRecord:
     """One game as plain data; see the module docstring."""
@@ -239,6 +244,9 @@ class GameRecord:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as error:
             raise RecordError(f"cannot read the record {path}: {error.strerror or error}") from None
+        except UnicodeDecodeError as error:
+            raise RecordError(f"{path} is not a game record: it is not UTF-8 text (byte {error.start} is "
+                              f"{text_byte(error)})") from None
         try:
             values = json.loads(text)
         except json.JSONDecodeError as error:

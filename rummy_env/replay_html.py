@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -50,11 +51,23 @@ def walk(record: GameRecord, to: int | None = None) -> Iterator[tuple[int, int |
         yield move + 1, int(snap["current"]), words, engine
 
 
-def page_frame(snap: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """What the page draws of one position: card names, meld order, counts and texts."""
+def seen_hand(snap: dict[str, Any], seat: int, observer: int | None) -> list[str]:
+    """``seat``'s hand as ``observer`` sees it while the hand is live: the cards known to be in it, then one
+    ``"??"`` (a card back) per card it cannot see; every card for his own seat, for no observer, and once the
+    hand is over (its scores count the cards left, which the rules make public)."""
+    hand = sorted(snap["hands"][seat], key=_order)
+    if observer is None or seat == observer or not is_live(snap["phase"]):
+        return [cards.name(card) for card in hand]
+    shown = Counter(hand) & Counter(snap["known"][seat])
+    return [cards.name(card) for card in sorted(shown.elements(), key=_order)] + ["??"] * (len(hand) - sum(shown.values()))
+
+
+def page_frame(snap: dict[str, Any], names: list[str], observer: int | None = None) -> dict[str, Any]:
+    """What the page draws of one position (as ``observer`` sees it, or every card): card names, meld order,
+    counts and texts."""
     live = is_live(snap["phase"])
     return {
-        "hands": [[cards.name(card) for card in sorted(hand, key=_order)] for hand in snap["hands"]],
+        "hands": [seen_hand(snap, seat, observer) for seat in range(len(snap["hands"]))],
         "table": [{"slot": meld["slot"], "owner": meld["owner"], "kind": meld["kind"],
                    "tentative": bool(meld.get("tentative", False)),
                    "cards": [cards.name(card) for card in meld_in_order(meld)]} for meld in snap["table"]],
@@ -71,34 +84,37 @@ def _order(card: int) -> tuple[int, int]:
     return (cards.NUM_SUITS, 0) if card == cards.JOKER else (cards.suit_of(card), cards.rank_of(card))
 
 
-def page_data(record: GameRecord) -> dict[str, Any]:
-    """Everything the page needs, as JSON-able data."""
+def page_data(record: GameRecord, observer: int | None = None) -> dict[str, Any]:
+    """Everything the page needs, as JSON-able data (the hands as seat ``observer`` sees them, or every card)."""
     names = names_of(record)
+    if observer is not None and not (isinstance(observer, int) and 0 <= observer < len(names)):
+        raise ValueError(f"observer must be a seat 0..{len(names) - 1}, got {observer!r}")
     frames, moves = [], []
     for move, actor, words, engine in walk(record):
-        frames.append(page_frame(engine.snapshot(0), names))
+        frames.append(page_frame(engine.snapshot(0), names, observer))
         if move:
             moves.append({"actor": actor, "text": words.replace(cards.symbol(cards.JOKER), "JK")})
     rules = record.rules_object()
     summary = (f"{rules.ruleset}{' (Lebanese 14)' if rules.lebanese else ''}, {rules.num_players} players, "
                f"one {'game' if rules.episode == 'game' else 'hand'} · seed {record.seed} · "
-               f"{len(record.actions)} moves · rummy_env {record.rummy_env_version}")
+               f"{len(record.actions)} moves · rummy_env {record.rummy_env_version}"
+               + ("" if observer is None else f" · as player_{observer} ({names[observer]}) sees it"))
     return {"names": names, "summary": summary, "frames": frames, "moves": moves,
             "round_word": "round" if rules.ruleset == "rami51" else "hand"}
 
 
-def render_page(record: GameRecord, title: str = "rummy replay") -> str:
-    """The page as one HTML string."""
-    data = json.dumps(page_data(record), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+def render_page(record: GameRecord, title: str = "rummy replay", observer: int | None = None) -> str:
+    """The page as one HTML string (``observer``: see ``page_data``)."""
+    data = json.dumps(page_data(record, observer), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (PAGE.replace("__TITLE__", html.escape(title)).replace("__STYLE__", STYLE).replace("__SCRIPT__", SCRIPT)
             .replace("__DATA__", data))
 
 
-def write_page(record: GameRecord, path: str | Path, title: str | None = None) -> Path:
-    """Write the page for ``record`` to ``path``; returns the path."""
+def write_page(record: GameRecord, path: str | Path, title: str | None = None, observer: int | None = None) -> Path:
+    """Write the page for ``record`` to ``path`` (``observer``: see ``page_data``); returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_page(record, title or path.stem), encoding="utf-8")
+    path.write_text(render_page(record, title or path.stem, observer), encoding="utf-8")
     return path
 
 
@@ -146,6 +162,7 @@ main { display: flex; gap: 14px; padding: 12px 18px; align-items: flex-start; }
 #piles { display: flex; gap: 24px; margin-bottom: 8px; }
 .stock { width: 44px; height: 62px; border-radius: 6px; border: 2px solid #fff; display: flex; align-items: center;
   justify-content: center; font-weight: bold; background: repeating-linear-gradient(45deg, #254a8f, #254a8f 5px, #2f5cab 5px, #2f5cab 10px); }
+.card.back { background: repeating-linear-gradient(45deg, #254a8f, #254a8f 5px, #2f5cab 5px, #2f5cab 10px); border-color: #fff; }
 .seat { background: rgba(255,255,255,.08); border: 2px solid transparent; border-radius: 8px; padding: 6px 8px; margin: 6px 0; }
 .seat.to-act { border-color: var(--gold); background: rgba(243,198,72,.14); }
 .seat .who { font-size: 13px; margin-bottom: 4px; } .seat .who b { font-size: 14px; }
@@ -178,7 +195,9 @@ function cardElement(name, extra) {
   const el = document.createElement("span");
   el.className = "card" + (extra ? " " + extra : "");
   el.dataset.card = name;
-  if (name === "JK") {
+  if (name === "??") {
+    el.classList.add("back"); el.title = "a card this seat cannot see";
+  } else if (name === "JK") {
     el.classList.add("joker"); el.title = "joker";
     el.innerHTML = "<span>JK</span><span class=pip>★</span>";
   } else {

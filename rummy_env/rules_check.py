@@ -114,7 +114,10 @@ def validate(rules) -> None:
                          f"{allowed} ({rule})")
 
     low, high, rule = NUM_PLAYERS[rules.ruleset]
-    if not is_int(rules.num_players) or not low <= rules.num_players <= high:
+    if not is_int(rules.num_players):
+        raise ValueError(f"num_players must be an integer, got {rules.num_players!r} ({type(rules.num_players).__name__}); "
+                         f"ruleset {rules.ruleset!r} allows {low}..{high} ({rule})")
+    if not low <= rules.num_players <= high:
         fail("num_players", f"{low}..{high}" if low < high else f"only {low}", rule)
     {"basic": _validate_basic, "rami51": _validate_rami51, "gin": _validate_gin}[rules.ruleset](rules, fail)
     _check_choices(rules, fail, {knob: (choices, "environment knob") for knob, choices in CHOICES_ENV.items()})

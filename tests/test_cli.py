@@ -147,10 +147,12 @@ def test_play_refuses_to_save_over_an_existing_record(tmp_path, monkeypatch, cap
     err = capsys.readouterr().err
     assert "exists.json exists" in err and "rummy play --resume" in err and "Traceback" not in err
     assert (tmp_path / "exists.json").read_bytes() == kept
-    # resuming that game may write it again; saving it elsewhere over another record may not
-    other = finished_record_file(tmp_path / "other.json")
-    assert cli.main(["play", "--resume", str(tmp_path / "exists.json"), "--save", str(tmp_path / "other.json")]) == 2
-    assert (tmp_path / "other.json").read_bytes() == other
+    # a resumed game may write its own file again, but not over another record
+    game, _person, _out = new_game("basic", 2, "heuristic", tmp_path, person_kwargs={"bad": ["q"]})
+    game.run()
+    assert cli.main(["play", "--resume", str(tmp_path / "game.json"), "--save", str(tmp_path / "exists.json")]) == 2
+    assert "exists.json exists and is not this game's record" in capsys.readouterr().err
+    assert (tmp_path / "exists.json").read_bytes() == kept
 
 
 def test_a_snapshot_and_the_last_save_do_not_write_over_other_files(tmp_path):
@@ -176,6 +178,7 @@ def test_a_snapshot_and_the_last_save_do_not_write_over_other_files(tmp_path):
     (["play", "--players", "3", "--opponents", "heuristic,random,greedy"], "names 3 agents for 2 opponent seats"),
     (["play", "--rules", "gin_royale"], "unknown ruleset 'gin_royale'"),
     (["play", "--players", "9"], "num_players=9 is impossible"),
+    (["play", "--players", "0"], "num_players=0 is impossible"),
     (["play", "--set", "wild_twos=true"], "unknown rules knob"),
     (["play", "--seat", "5"], "--seat must be a seat 0..1"),
     (["play", "--resume", "missing.json"], "cannot read the record"),
@@ -185,6 +188,14 @@ def test_bad_command_lines_get_a_message_not_a_traceback(argv, message, capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_a_binary_file_given_as_a_record_is_named_in_the_message(tmp_path, capsys):
+    garbage = tmp_path / "garbage.json"
+    garbage.write_bytes(bytes(range(256)))
+    assert cli.main(["replay", str(garbage)]) == 2
+    err = capsys.readouterr().err
+    assert f"{garbage} is not a game record: it is not UTF-8 text" in err and "Traceback" not in err
 
 
 def test_a_damaged_checkpoint_gets_a_message(tmp_path, capsys):

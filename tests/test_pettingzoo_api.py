@@ -346,3 +346,18 @@ def test_illegal_actions_raise_value_error_with_the_reason():
     env.step(lay.meld_id(O.layout(raw.rules).meld_index(O.parse_cards("5C 5H 5S"))))
     env.step(lay.discard_id(O.parse_card("KC")))                                # the turn ends normally
     assert env.agent_selection == "player_1"
+
+
+def test_last_after_the_episode_and_a_non_integer_player_count_say_what_is_wrong():
+    env = rummy_env.env(num_players=2)
+    env.reset(seed=3)
+    for _agent in env.agent_iter():
+        observation, _reward, terminated, truncated, _info = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
+    assert env.agents == []
+    with pytest.raises(RuntimeError, match="the episode is over.*reset"):
+        env.last()
+    env.reset(seed=4)
+    assert env.last()[0]["action_mask"].any()
+    with pytest.raises(ValueError, match=r"num_players must be an integer, got '2' \(str\)"):
+        rummy_env.env(num_players="2")

@@ -169,3 +169,29 @@ def test_a_screenshot_shows_the_cards(rami_record, tmp_path):
             assert joker.is_visible() and re.search("JK", joker.inner_text())
         finally:
             chromium.close()
+
+
+def test_the_page_for_an_observer_hides_what_that_seat_cannot_see(tmp_path, capsys):
+    record = random_game("rami51", 2, seed=5)
+    data = page_data(record, observer=0)
+    assert "as player_0" in data["summary"]
+    hidden_seen = False
+    for move in (0, 1, len(record.actions) // 2, len(record.actions)):
+        snap = record.replay(to=move).snapshot(0)
+        hands = data["frames"][move]["hands"]
+        assert sorted(hands[0]) == sorted(names(snap["hands"][0]))                # his own hand, whole
+        if snap["phase"] in ("hand_over", "game_over"):
+            assert sorted(hands[1]) == sorted(names(snap["hands"][1]))            # the rules make it public
+            continue
+        assert len(hands[1]) == len(snap["hands"][1])
+        shown = [card for card in hands[1] if card != "??"]
+        assert all(card in names(snap["known"][1]) for card in shown)
+        hidden_seen |= "??" in hands[1]
+    assert hidden_seen
+    assert not any("??" in hand for frame in page_data(record)["frames"] for hand in frame["hands"])  # no observer
+    with pytest.raises(ValueError, match="observer must be a seat 0..1, got 2"):
+        page_data(record, observer=2)
+    from rummy_env import cli
+    record.save(tmp_path / "game.json")
+    assert cli.main(["replay", str(tmp_path / "game.json"), "--html", str(tmp_path / "seen.html"), "--observer", "1"]) == 0
+    assert "as player_1" in (tmp_path / "seen.html").read_text(encoding="utf-8")

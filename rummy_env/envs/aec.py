@@ -230,6 +230,9 @@ class raw_env(AECEnv):
     # ------------------------------------------------------------------ views
     def last(self, observe: bool = True):
         self._check_started()
+        if not self.agents:
+            raise RuntimeError("the episode is over: every agent has been stepped with None and removed; call "
+                               "reset() to start another (each agent's final reward was in last() while it was done)")
         return super().last(observe)
 
     def _check_started(self) -> None:
