@@ -69,11 +69,6 @@ def release_series(version: str) -> str:
     return ".".join(version.split(".")[:2])
 
 
-def text_byte(error: UnicodeDecodeError) -> str:
-    """The first byte that is not UTF-8, as hex."""
-    return f"0x{error.object[error.start]:02x}"
-
-
 @dataclasses.dataclass
 class GameRecord:
     """One game as plain data; see the module docstring."""
@@ -246,7 +241,7 @@ class GameRecord:
             raise RecordError(f"cannot read the record {path}: {error.strerror or error}") from None
         except UnicodeDecodeError as error:
             raise RecordError(f"{path} is not a game record: it is not UTF-8 text (byte {error.start} is "
-                              f"{text_byte(error)})") from None
+                              f"0x{error.object[error.start]:02x})") from None
         try:
             values = json.loads(text)
         except json.JSONDecodeError as error:

@@ -64,10 +64,12 @@ class TerminalGame:
     def __init__(self, record: GameRecord, human: int, bots: dict[int, Bot], ask: Callable[[str], str], out: TextIO,
                  save_path: Path | None = None, seed: int = 0, resumed_from: Path | None = None):
         self.record, self.human, self.bots, self.ask, self.out = record, human, bots, ask, out
-        # the files this game may write over: its own saves, and the record it resumes
+        # the files this game may write over: the record it resumes, its save path (claimed here, before the game
+        # starts, so that quitting never meets a refusal) and every file it saved
         self.own_files = {Path(resumed_from).resolve()} if resumed_from is not None else set()
         if save_path is not None:
             refuse_existing(Path(save_path), self.own_files, "the game is saved there")
+            self.own_files.add(Path(save_path).resolve())
         self.save_path = save_path
         self.engine = record.replay()
         self.layout = self.engine.layout

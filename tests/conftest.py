@@ -40,7 +40,7 @@ def pytest_configure(config) -> None:
 
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
         return
-    from warm_kernels import GROUPS  # noqa: E402 (tests/ is on sys.path above)
+    from warm_kernels import GROUPS  # tests/ is on sys.path (above)
 
     start = time.perf_counter()
     print(f"warming the compiled kernels ({', '.join(GROUPS)}; minutes on a cold cache, seconds on a warm one)",

@@ -11,7 +11,7 @@ import shutil
 import numpy as np
 import pytest
 
-from rummy_env import cards
+from rummy_env import cards, cli
 from rummy_env.records import GameRecord
 from rummy_env.render import meld_in_order
 from rummy_env.replay_html import page_data, render_page, write_page
@@ -191,7 +191,6 @@ def test_the_page_for_an_observer_hides_what_that_seat_cannot_see(tmp_path, caps
     assert not any("??" in hand for frame in page_data(record)["frames"] for hand in frame["hands"])  # no observer
     with pytest.raises(ValueError, match="observer must be a seat 0..1, got 2"):
         page_data(record, observer=2)
-    from rummy_env import cli
     record.save(tmp_path / "game.json")
     assert cli.main(["replay", str(tmp_path / "game.json"), "--html", str(tmp_path / "seen.html"), "--observer", "1"]) == 0
     assert "as player_1" in (tmp_path / "seen.html").read_text(encoding="utf-8")
