@@ -27,6 +27,14 @@ COMMANDS = {"play": "play against bots in the terminal", "replay": "replay a gam
             "arena": "games between agents: win rates, intervals, ratings", "train": "PPO self-play training"}
 
 
+REPLAY = """A game record (from rummy play, the arena or GameRecord.save) replayed through the engine: the moves in
+words and the position after the last one (or after --to MOVE), or a self-contained HTML page that steps
+through the game. With --observer SEAT, what that seat could see.
+
+    rummy replay game.json --to 40
+    rummy replay game.json --html game.html --observer 0"""
+
+
 def parse_knob(text: str) -> tuple[str, Any]:
     """``"knob=value"`` with a TOML value (``true``, ``71``, ``"manual"``; a bare word is a string)."""
     name, sep, value = text.partition("=")
@@ -84,7 +92,7 @@ def play(args: argparse.Namespace) -> int:
         record = GameRecord.new(rules, seed=args.seed, agents=tg.agent_list(human, names, rules.num_players))
         record.meta = tg.record_meta(human, specs)
     game = tg.TerminalGame(record, human, bots, input, sys.stdout, save_path, seed=record.seed,
-                           resumed_from=Path(args.resume) if args.resume else None)
+                           resumed_from=Path(args.resume) if args.resume else None, auto_forced=args.auto_forced)
     print(f"rummy {rules.ruleset}{' (Lebanese 14)' if rules.lebanese else ''}, {rules.num_players} players, "
           f"one {'game' if rules.episode == 'game' else 'hand'}; you are player_{human}; "
           + ", ".join(f"player_{seat} = {bot.name}" for seat, bot in bots.items()) + f"; seed {record.seed}")
@@ -133,8 +141,7 @@ def delegate(command: str, argv: Sequence[str]) -> int:
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="rummy", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
-    game = commands.add_parser("play", help=COMMANDS["play"], description=_doc("rummy_env.terminal_game"),
-                               formatter_class=argparse.RawDescriptionHelpFormatter)
+    game = commands.add_parser("play", help=COMMANDS["play"], **short_doc("rummy_env.terminal_game"))
     game.add_argument("--rules", help="preset (basic, rami51, lebanese14, gin, gin_openspiel, gin_rlcard) or a rules "
                                       "TOML file (default basic)")
     game.add_argument("--players", type=int, help="number of players, you included (default 2)")
@@ -149,12 +156,13 @@ def parser() -> argparse.ArgumentParser:
                       help="a rules knob, e.g. --set ace_high_or_low=true (repeatable)")
     game.add_argument("--save", help="where the game record goes (at the end, on q, end of input or Ctrl-C)")
     game.add_argument("--resume", help="continue a game record saved by rummy play")
-    again = commands.add_parser("replay", help=COMMANDS["replay"], description=_doc("rummy_env.records"),
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    game.add_argument("--auto-forced", action="store_true", help="play your decisions that have a single legal move "
+                                                                 "without asking")
+    again = commands.add_parser("replay", help=COMMANDS["replay"], **short_doc("rummy_env.records", REPLAY))
     again.add_argument("file", help="a game record (JSON)")
     again.add_argument("--to", type=int, metavar="MOVE", help="stop after this many moves (default: the end)")
     again.add_argument("--html", metavar="OUT.html", help="write the self-contained replay page")
-    again.add_argument("--title", help="the page's title (default: the record's file name)")
+    again.add_argument("--title", help="the page's title (default: the rules, the players and the seed)")
     again.add_argument("--observer", type=int, metavar="SEAT", help="show the position as this seat sees it")
     again.add_argument("--quiet", action="store_true", help="only the position, not the list of moves")
     for name in ("arena", "train"):
@@ -162,10 +170,17 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def _doc(module: str) -> str:
+def short_doc(module: str, lead: str | None = None) -> dict[str, Any]:
+    """A command's ``--help`` text from its module's docstring (or ``lead``): the first paragraph and the example
+    lines indented under it, without reST markup, and where the whole guide is (``python -m pydoc MODULE``)."""
     import importlib
+    import re
 
-    return importlib.import_module(module).__doc__ or ""
+    paragraphs = (lead or importlib.import_module(module).__doc__ or "").strip().split("\n\n")
+    kept = paragraphs[:1] + [text for text in paragraphs[1:3] if all(line.startswith("    ") for line in text.splitlines())]
+    text = re.sub(r"\*\*(.+?)\*\*|``(.+?)``", lambda m: m.group(1) or m.group(2), "\n\n".join(kept))
+    return dict(description=text, epilog=f"the whole guide: python -m pydoc {module}",
+                formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def guarded(name: str, body: Callable[[], int | None]) -> int:

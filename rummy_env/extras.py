@@ -3,7 +3,8 @@
 ``pip install rummy_env`` gives the envs and the baseline agents (numpy, numba, gymnasium, pettingzoo).
 The learned agents and the trainers need an extra: ``train`` (torch, stable-baselines3, sb3-contrib,
 tensorboard, tqdm, openskill, matplotlib) or ``rllib`` (Ray RLlib); OpenSpiel's gin bot (``openspiel_bot``) and the
-differential test against OpenSpiel need ``openspiel`` (open_spiel 2.0.2).
+differential test against OpenSpiel need ``openspiel`` (open_spiel 2.0.2); the native TorchRL env
+(``rummy_env.envs.torchrl_env``) needs ``interop`` (TorchRL).
 
 >>> with needs_extra("train", "the ppo: agent"):
 ...     import a_module_that_is_not_installed
@@ -23,6 +24,7 @@ EXTRAS = {
     "train": ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "tqdm", "openskill", "matplotlib"),
     "rllib": ("ray", "torch"),
     "openspiel": ("pyspiel", "open_spiel"),
+    "interop": ("torchrl", "tensordict", "torch"),
 }
 
 

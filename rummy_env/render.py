@@ -153,17 +153,21 @@ def outcome(snap: dict[str, Any], names: Sequence[str]) -> str:
 
 
 def _gin_outcome(snap: dict[str, Any], names: Sequence[str]) -> str:
-    """A gin hand's end in words (G9, G10, G13)."""
-    knocker, winner, reason = snap["gin"]["knocker"], snap["winner"], snap["end_reason"]
-    if knocker is None:
-        return f"void hand ({reason.replace('_', ' ')})"
+    """The last finished gin hand's end in words (G9, G10, G13). Once the next hand has started, the knocker
+    field is that hand's, so the finished hand's knocker is read off its end: the winner of a knock or gin,
+    the other player of an undercut; only a tied knock leaves no trace of who knocked."""
+    winner, reason = snap["winner"], snap["end_reason"]
+    finished = snap["phase"] in ("hand_over", "game_over")  # the knocker field still belongs to this hand
     if reason == "undercut":
-        return f"{names[winner]} undercut {names[knocker]}"
+        return f"{names[winner]} undercut {names[1 - winner]}"
     if reason in ("gin", "big_gin"):
-        return f"{names[knocker]} knocked with {reason.replace('_', ' ')}"
-    if winner is None:
-        return f"{names[knocker]} knocked; a tie, no score"
-    return f"{names[knocker]} knocked and won"
+        return f"{names[winner]} knocked with {reason.replace('_', ' ')}"
+    if reason != "knock":
+        return f"void hand ({reason.replace('_', ' ')})"
+    if winner is not None:
+        return f"{names[winner]} knocked and won"
+    knocker = snap["gin"]["knocker"] if finished else None
+    return f"{names[knocker]} knocked; a tie, no score" if knocker is not None else "a knock tied; no score"
 
 
 def render_text(engine: "RummyEngine", row: int = 0, show_hidden: bool = True, observer: int | None = None,

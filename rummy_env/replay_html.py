@@ -6,9 +6,13 @@ font files) that steps through a game record.
 
 The page shows, at every move: each seat's hand (face up: a replay is a spectator's view), the melds on
 the table with their owners, the discard pile (its last cards, the top marked) and the stock size,
-the scores, and the list of moves with the current one highlighted. Buttons, a slider, a move
-number box and the keyboard (← →, Home/End, PageUp/PageDown by 10) move through the game; a link to
-``page.html#move=40`` opens at move 40. Every position is computed here by replaying the record
+the scores, and the list of moves with the current one highlighted, each hand (round) headed and each turn
+set apart. What the last move changed is outlined: the card drawn or taken into a hand, the meld laid or
+extended, the discard. Under the board, a score table gains a row as each hand ends (how it ended, its bonuses:
+going rummy, gin, big gin, the undercut, rami 51's all-at-once and joker finish; each seat's score and total);
+in rami 51 the status line counts a player's points toward the opening and says whether a pure run is laid.
+Buttons, a slider, a move number box and the keyboard (← →, Home/End, PageUp/PageDown by 10) move through the
+game, and autoplay has a speed; a link to ``page.html#move=40`` opens at move 40. Every position is computed here by replaying the record
 through the engine (``walk``); the page only draws them, so what it shows at move ``k`` is the
 engine's position after ``k`` moves. Card elements carry ``data-card`` (``"7H"``, ``"JK"``) and
 seats ``data-seat``, for tests and for anyone scripting the page.
@@ -26,8 +30,16 @@ from rummy_env import cards
 from rummy_env.engine import RummyEngine
 from rummy_env.records import GameRecord
 from rummy_env.render import describe_action, is_live, meld_in_order, outcome, seat_names
+from rummy_env.replay_page import PAGE, SCRIPT, STYLE
 
 PILE_SHOWN = 12
+
+
+def labels_of(record: GameRecord) -> list[str]:
+    """The names the page's texts use per seat: a name two seats share carries the seat (``heuristic
+    (player_1)``)."""
+    names = names_of(record)
+    return [name if names.count(name) == 1 else f"{name} (player_{seat})" for seat, name in enumerate(names)]
 
 
 def names_of(record: GameRecord) -> list[str]:
@@ -41,7 +53,7 @@ def walk(record: GameRecord, to: int | None = None) -> Iterator[tuple[int, int |
     """``(move, actor, words, engine)`` at move 0 (no actor) and after each move up to ``to``:
     who made the move, what it did in words, and the one-row engine after it (the same object)."""
     end = record.last_move(to)
-    names = names_of(record)
+    names = labels_of(record)
     engine = record.start()
     yield 0, None, None, engine
     for move in range(end):
@@ -62,7 +74,7 @@ def seen_hand(snap: dict[str, Any], seat: int, observer: int | None) -> list[str
     return [cards.name(card) for card in sorted(shown.elements(), key=_order)] + ["??"] * (len(hand) - sum(shown.values()))
 
 
-def page_frame(snap: dict[str, Any], names: list[str], observer: int | None = None) -> dict[str, Any]:
+def page_frame(snap: dict[str, Any], names: list[str], rules, observer: int | None = None) -> dict[str, Any]:
     """What the page draws of one position (as ``observer`` sees it, or every card): card names, meld order,
     counts and texts."""
     live = is_live(snap["phase"])
@@ -77,7 +89,71 @@ def page_frame(snap: dict[str, Any], names: list[str], observer: int | None = No
         "phase": snap["phase"], "hand": snap["hands_played"] + live, "turn": snap["turn"],
         "opened": snap.get("opened"), "taken": None if snap["taken"] is None or not live else cards.name(snap["taken"]),
         "outcome": outcome(snap, names).replace(cards.symbol(cards.JOKER), "JK"),
+        "opening": opening_count(snap, rules),
     }
+
+
+def opening_count(snap: dict[str, Any], rules) -> dict[str, Any] | None:
+    """rami51, while the player to act has not opened and is playing: the points laid this turn toward the
+    opening, the points it needs and whether a pure run is among the plays (R11.1, R11.2)."""
+    if snap.get("ruleset") != "rami51" or snap["phase"] != "play" or snap["opened"][snap["current"]]:
+        return None
+    tentative = [meld for meld in snap["table"] if meld.get("tentative")]
+    return {"points": snap["turn_state"]["turn_points"], "needed": rules.opening_points_needed(snap["taken"] is not None),
+            "pure": any(meld.get("pure") for meld in tentative)}
+
+
+def hand_row(snap: dict[str, Any], rules, names: list[str], move: int) -> dict[str, Any]:
+    """The score table's row of the hand that has just ended (``snap``: the position after its last move, where
+    a game may have dealt the next hand already): how it ended, the bonuses in words, the scores and totals."""
+    ended = outcome(snap, names).split(";")[0].split(": ", 1)[-1].replace(cards.symbol(cards.JOKER), "JK")
+    return {"move": move, "ended": ended, "bonus": bonus_words(snap, rules), "scores": snap["hand_scores"],
+            "totals": snap["totals"]}
+
+
+def bonus_words(snap: dict[str, Any], rules) -> str:
+    """The multipliers and bonuses in a hand's scores (B13, G9, G12, R16, R19, R21.5)."""
+    reason, words = snap["end_reason"], []
+    if rules.ruleset == "basic" and snap["rummy"]:
+        words.append(f"rummy ×{rules.going_rummy_multiplier:g}")
+    if rules.ruleset == "gin":
+        bonus = {"gin": ("gin bonus", rules.gin_bonus), "big_gin": ("big gin bonus", rules.big_gin_bonus),
+                 "undercut": ("undercut bonus", rules.undercut_bonus)}.get(reason)
+        if bonus:
+            words.append(f"{bonus[0]} +{bonus[1]:g}")
+        if snap["phase"] == "game_over":
+            words.append("the game's box, game and shutout bonuses included")
+    if rules.ruleset == "rami51" and reason == "out" and snap["turn_state"].get("all_at_once"):
+        if rules.all_at_once_joker_scaling is not None:
+            words.append("all at once, scaled by the jokers laid")
+        elif rules.all_at_once_scoring == "flat100":
+            words.append("all at once: a flat 100")
+        elif snap["turn_state"].get("joker_finish"):
+            words.append(f"all at once with a joker as final discard ×{rules.joker_finish_multiplier:g}")
+        else:
+            words.append(f"all at once ×{rules.all_at_once_multiplier:g}")
+    return "; ".join(words)
+
+
+def freshness(frame: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """What the move into ``frame`` changed, for the page to outline: per seat the positions of the cards new in
+    its hand, the slots of melds laid or changed, and whether the discard pile's top is new. Nothing across a
+    new deal (its cards are all new)."""
+    if before is None or before["hand"] != frame["hand"]:
+        return {"hands": [[] for _ in frame["hands"]], "slots": [], "pile": False}
+    hands = []
+    for hand, old in zip(frame["hands"], before["hands"]):
+        left, fresh = Counter(old), []
+        for k, card in enumerate(hand):
+            if left[card]:
+                left[card] -= 1
+            else:
+                fresh.append(k)
+        hands.append(fresh)
+    melds = {meld["slot"]: meld["cards"] for meld in before["table"]}
+    slots = [meld["slot"] for meld in frame["table"] if melds.get(meld["slot"]) != meld["cards"]]
+    pile = frame["pile_size"] > before["pile_size"]
+    return {"hands": hands, "slots": slots, "pile": pile}
 
 
 def _order(card: int) -> tuple[int, int]:
@@ -89,210 +165,46 @@ def page_data(record: GameRecord, observer: int | None = None) -> dict[str, Any]
     names = names_of(record)
     if observer is not None and not (isinstance(observer, int) and 0 <= observer < len(names)):
         raise ValueError(f"observer must be a seat 0..{len(names) - 1}, got {observer!r}")
-    frames, moves = [], []
-    for move, actor, words, engine in walk(record):
-        frames.append(page_frame(engine.snapshot(0), names, observer))
-        if move:
-            moves.append({"actor": actor, "text": words.replace(cards.symbol(cards.JOKER), "JK")})
     rules = record.rules_object()
+    frames, moves, hands, labels = [], [], [], labels_of(record)
+    for move, actor, words, engine in walk(record):
+        snap = engine.snapshot(0)
+        frame = page_frame(snap, labels, rules, observer)
+        frame["fresh"] = freshness(frame, frames[-1] if frames else None)
+        if move:
+            moves.append({"actor": actor, "text": words.replace(cards.symbol(cards.JOKER), "JK"),
+                          "hand": frames[-1]["hand"], "turn": frames[-1]["turn"]})
+            if snap["hands_played"] > frames[-1]["hands_played"]:
+                hands.append(hand_row(snap, rules, labels, move))
+        frame["hands_played"] = snap["hands_played"]
+        frames.append(frame)
     summary = (f"{rules.ruleset}{' (Lebanese 14)' if rules.lebanese else ''}, {rules.num_players} players, "
                f"one {'game' if rules.episode == 'game' else 'hand'} · seed {record.seed} · "
                f"{len(record.actions)} moves · rummy_env {record.rummy_env_version}"
                + ("" if observer is None else f" · as player_{observer} ({names[observer]}) sees it"))
-    return {"names": names, "summary": summary, "frames": frames, "moves": moves,
+    return {"names": names, "labels": labels, "summary": summary, "frames": frames, "moves": moves, "hands": hands,
             "round_word": "round" if rules.ruleset == "rami51" else "hand"}
 
 
-def render_page(record: GameRecord, title: str = "rummy replay", observer: int | None = None) -> str:
-    """The page as one HTML string (``observer``: see ``page_data``)."""
+def default_title(record: GameRecord) -> str:
+    """The page's title when none is given: the rules, the players and the seed."""
+    rules = record.rules_object()
+    label = "Lebanese 14" if rules.lebanese else {"basic": "Rummy", "rami51": "Rami 51", "gin": "Gin rummy"}[rules.ruleset]
+    return f"{label} replay: {' vs '.join(names_of(record))} (seed {record.seed})"
+
+
+def render_page(record: GameRecord, title: str | None = None, observer: int | None = None) -> str:
+    """The page as one HTML string (``observer``: see ``page_data``; ``title``: default ``default_title``)."""
+    title = title or default_title(record)
     data = json.dumps(page_data(record, observer), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (PAGE.replace("__TITLE__", html.escape(title)).replace("__STYLE__", STYLE).replace("__SCRIPT__", SCRIPT)
             .replace("__DATA__", data))
 
 
 def write_page(record: GameRecord, path: str | Path, title: str | None = None, observer: int | None = None) -> Path:
-    """Write the page for ``record`` to ``path`` (``observer``: see ``page_data``); returns the path."""
+    """Write the page for ``record`` to ``path`` (``observer``: see ``page_data``; ``title``: default
+    ``default_title``); returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_page(record, title or path.stem, observer), encoding="utf-8")
+    path.write_text(render_page(record, title, observer), encoding="utf-8")
     return path
-
-
-PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>__TITLE__</title><style>__STYLE__</style></head>
-<body>
-<header><h1>__TITLE__</h1><p id="summary"></p></header>
-<nav id="controls" aria-label="moves">
-  <button id="first" title="first move (Home)">|◀</button><button id="back" title="back (←)">◀</button>
-  <button id="play" title="play / pause (space)">▶▶</button><button id="forward" title="forward (→)">▶</button>
-  <button id="last" title="last move (End)">▶|</button>
-  <input id="slider" type="range" min="0" value="0" aria-label="move">
-  <label>move <input id="jump" type="number" min="0" value="0"> / <span id="total"></span></label>
-</nav>
-<main>
-  <section id="board">
-    <div id="status"></div>
-    <div id="piles"><div class="pile"><h3>stock</h3><div id="stock" class="stock"></div></div>
-      <div class="pile"><h3>discard pile <span id="pile-size"></span></h3><div id="pile" class="cards"></div></div></div>
-    <div id="seats"></div>
-    <h2>table</h2><div id="table"></div>
-    <p id="outcome"></p>
-  </section>
-  <aside><h2>moves</h2><ol id="moves" start="1"></ol></aside>
-</main>
-<script id="replay-data" type="application/json">__DATA__</script>
-<script>__SCRIPT__</script>
-</body></html>
-"""
-
-STYLE = """
-:root { --felt: #1f6b45; --ink: #1d1d1f; --red: #c0182b; --gold: #f3c648; }
-* { box-sizing: border-box; }
-body { margin: 0; font-family: "DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif; color: var(--ink); background: #f4f1ea; }
-header { padding: 10px 18px 0; } h1 { font-size: 20px; margin: 0; } #summary { margin: 4px 0 8px; color: #555; font-size: 13px; }
-nav { display: flex; gap: 6px; align-items: center; padding: 6px 18px; background: #e6e1d6; position: sticky; top: 0; z-index: 2; }
-nav button { font-size: 16px; min-width: 38px; padding: 4px 8px; cursor: pointer; }
-#slider { flex: 1; } #jump { width: 70px; }
-main { display: flex; gap: 14px; padding: 12px 18px; align-items: flex-start; }
-#board { flex: 1; background: var(--felt); color: #fff; border-radius: 10px; padding: 12px 14px; min-width: 0; }
-#board h2 { font-size: 14px; margin: 12px 0 6px; color: #d6efe0; text-transform: uppercase; letter-spacing: .05em; }
-#board h3 { font-size: 12px; margin: 0 0 4px; color: #d6efe0; font-weight: normal; }
-#status { font-size: 14px; margin-bottom: 8px; }
-#piles { display: flex; gap: 24px; margin-bottom: 8px; }
-.stock { width: 44px; height: 62px; border-radius: 6px; border: 2px solid #fff; display: flex; align-items: center;
-  justify-content: center; font-weight: bold; background: repeating-linear-gradient(45deg, #254a8f, #254a8f 5px, #2f5cab 5px, #2f5cab 10px); }
-.card.back { background: repeating-linear-gradient(45deg, #254a8f, #254a8f 5px, #2f5cab 5px, #2f5cab 10px); border-color: #fff; }
-.seat { background: rgba(255,255,255,.08); border: 2px solid transparent; border-radius: 8px; padding: 6px 8px; margin: 6px 0; }
-.seat.to-act { border-color: var(--gold); background: rgba(243,198,72,.14); }
-.seat .who { font-size: 13px; margin-bottom: 4px; } .seat .who b { font-size: 14px; }
-.cards { display: flex; flex-wrap: wrap; gap: 3px; min-height: 62px; align-items: center; }
-.card { display: inline-flex; flex-direction: column; justify-content: space-between; width: 44px; height: 62px;
-  padding: 3px 4px; background: #fff; color: var(--ink); border: 1px solid #999; border-radius: 6px;
-  font-size: 15px; font-weight: bold; line-height: 1; box-shadow: 0 1px 2px rgba(0,0,0,.35); }
-.card .pip { font-size: 22px; align-self: flex-end; } .card.red { color: var(--red); }
-.card.joker { color: #6a2c91; } .card.top { outline: 3px solid var(--gold); }
-.meld { display: inline-flex; flex-direction: column; margin: 0 12px 8px 0; vertical-align: top; }
-.meld .label { font-size: 12px; color: #d6efe0; margin-bottom: 3px; }
-.meld.tentative .cards { outline: 2px dashed var(--gold); outline-offset: 2px; border-radius: 6px; }
-#outcome { font-size: 14px; color: #fff6cf; min-height: 1em; white-space: pre-line; }
-aside { position: relative; width: 360px; max-height: calc(100vh - 120px); overflow-y: auto; background: #fff; border-radius: 10px; padding: 8px 12px; }
-aside h2 { font-size: 14px; margin: 4px 0; } #moves { font-size: 13px; padding-left: 44px; margin: 0; }
-#moves li { padding: 1px 4px; cursor: pointer; border-radius: 4px; } #moves li.current { background: var(--gold); font-weight: bold; }
-@media print { nav, aside { display: none; } body { background: #fff; } }
-"""
-
-SCRIPT = r"""
-const data = JSON.parse(document.getElementById("replay-data").textContent);
-const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const last = data.frames.length - 1;
-let current = 0, timer = null;
-const $ = (id) => document.getElementById(id);
-
-function symbol(name) { return name === "JK" ? "JK" : name.slice(0, -1) + SUITS[name.slice(-1)]; }
-
-function cardElement(name, extra) {
-  const el = document.createElement("span");
-  el.className = "card" + (extra ? " " + extra : "");
-  el.dataset.card = name;
-  if (name === "??") {
-    el.classList.add("back"); el.title = "a card this seat cannot see";
-  } else if (name === "JK") {
-    el.classList.add("joker"); el.title = "joker";
-    el.innerHTML = "<span>JK</span><span class=pip>★</span>";
-  } else {
-    const suit = name.slice(-1), rank = name.slice(0, -1);
-    if (suit === "D" || suit === "H") el.classList.add("red");
-    el.title = rank + SUITS[suit];
-    el.innerHTML = "<span>" + rank + "</span><span class=pip>" + SUITS[suit] + "</span>";
-  }
-  return el;
-}
-
-function cardsBox(names, topLast) {
-  const box = document.createElement("div");
-  box.className = "cards";
-  names.forEach((name, i) => box.appendChild(cardElement(name, topLast && i === names.length - 1 ? "top" : "")));
-  return box;
-}
-
-function show(k) {
-  current = Math.max(0, Math.min(last, k));
-  const f = data.frames[current];
-  const toAct = f.current === null ? "—" : data.names[f.current];
-  $("status").textContent = data.round_word + " " + f.hand + " · turn " + f.turn + " · phase " + f.phase +
-    " · dealer " + data.names[f.dealer] + " · to act " + toAct + (f.taken ? " · taken from the pile: " + symbol(f.taken) : "");
-  $("stock").textContent = f.stock;
-  $("pile-size").textContent = "(" + f.pile_size + (f.pile_size === 1 ? " card" : " cards") + (f.pile_size > f.pile.length ? ", last " + f.pile.length + " shown" : "") + ")";
-  $("pile").replaceChildren(...cardsBox(f.pile, true).childNodes);
-  const seats = f.hands.map((hand, seat) => {
-    const el = document.createElement("div");
-    el.className = "seat" + (seat === f.current ? " to-act" : "");
-    el.dataset.seat = seat;
-    const opened = f.opened ? (f.opened[seat] ? " · opened" : " · not opened") : "";
-    el.innerHTML = "<div class=who><b></b> · <span class=total></span> pts · <span class=count></span>" + opened + "</div>";
-    el.querySelector("b").textContent = "player_" + seat + " " + data.names[seat];
-    el.querySelector(".total").textContent = f.totals[seat];
-    el.querySelector(".count").textContent = hand.length + (hand.length === 1 ? " card" : " cards");
-    const box = cardsBox(hand, false); box.classList.add("hand"); el.appendChild(box);
-    return el;
-  });
-  $("seats").replaceChildren(...seats);
-  const melds = f.table.map((meld) => {
-    const el = document.createElement("div");
-    el.className = "meld" + (meld.tentative ? " tentative" : "");
-    el.dataset.slot = meld.slot; el.dataset.owner = meld.owner;
-    const label = document.createElement("div"); label.className = "label";
-    label.textContent = "slot " + meld.slot + " · " + meld.kind + " of " + data.names[meld.owner] + (meld.tentative ? " · tentative" : "");
-    el.append(label, cardsBox(meld.cards, false));
-    return el;
-  });
-  $("table").replaceChildren(...melds);
-  $("outcome").textContent = f.outcome;
-  $("slider").value = current; $("jump").value = current;
-  document.querySelectorAll("#moves li.current").forEach((li) => li.classList.remove("current"));
-  if (current > 0) {
-    const li = $("moves").children[current - 1];
-    li.classList.add("current");
-    const list = document.querySelector("aside"), top = li.offsetTop, bottom = top + li.offsetHeight;
-    if (top < list.scrollTop) list.scrollTop = top - 30;  // scroll the move list only, never the page
-    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 30;
-  }
-  history.replaceState(null, "", "#move=" + current);
-}
-
-function stop() { if (timer) { clearInterval(timer); timer = null; $("play").textContent = "▶▶"; } }
-function togglePlay() {
-  if (timer) return stop();
-  if (current === last) show(0);
-  $("play").textContent = "||";
-  timer = setInterval(() => { if (current >= last) stop(); else show(current + 1); }, 600);
-}
-
-$("summary").textContent = data.summary + " · " + data.names.map((n, s) => "player_" + s + " = " + n).join(", ");
-$("total").textContent = last;
-$("slider").max = last; $("jump").max = last;
-data.moves.forEach((move, i) => {
-  const li = document.createElement("li");
-  li.textContent = data.names[move.actor] + ": " + move.text;
-  li.addEventListener("click", () => { stop(); show(i + 1); });
-  $("moves").appendChild(li);
-});
-$("first").onclick = () => { stop(); show(0); };
-$("back").onclick = () => { stop(); show(current - 1); };
-$("forward").onclick = () => { stop(); show(current + 1); };
-$("last").onclick = () => { stop(); show(last); };
-$("play").onclick = togglePlay;
-$("slider").oninput = (e) => { stop(); show(+e.target.value); };
-$("jump").onchange = (e) => { if (+e.target.value !== current) { stop(); show(+e.target.value); } };
-document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "INPUT") return;  // the slider and the move box handle their own keys
-  const step = { ArrowRight: 1, ArrowLeft: -1, PageDown: 10, PageUp: -10 }[e.key];
-  if (step !== undefined) { stop(); show(current + step); e.preventDefault(); }
-  else if (e.key === "Home") { stop(); show(0); e.preventDefault(); }
-  else if (e.key === "End") { stop(); show(last); e.preventDefault(); }
-  else if (e.key === " ") { togglePlay(); e.preventDefault(); }
-});
-const start = /#move=(\d+)/.exec(location.hash);
-show(start ? +start[1] : 0);
-"""

@@ -12,6 +12,12 @@ either end of a run, TAKE BACK). Type a move's number, or a command: ``d 7H`` (d
 where the rules have it), ``t`` (TAKE_BACK, rami51 under ``dead_ends="take_back"``, R25), ``v`` (show the table again), ``s [FILE]`` (save the game record now),
 ``q`` (save and quit), ``h`` (help).
 
+On a real terminal hearts and diamonds are red and the player to act is bold (no colour when the output is
+piped, or with ``NO_COLOR`` set). The whole table is shown at the first decision of each turn; later decisions
+of the turn show only what changed (``v`` shows everything). rami51, before opening: the points laid toward
+the opening, the pure run, and why COMMIT is not offered. ``--auto-forced`` plays a decision that has a single
+legal move (a forced discard, a forced pass) without asking.
+
 Nothing is lost: a word that is not a move, a number out of range, an illegal move, the end of the
 input or Ctrl-C each get a message; on quitting, end of input or Ctrl-C the game record is saved
 (``--save FILE``, else a new ``rummy-game-*.json``) and ``rummy play --resume FILE`` continues it.
@@ -21,6 +27,8 @@ A finished game can be saved too; ``rummy replay FILE --html FILE.html`` then sh
 from __future__ import annotations
 
 import dataclasses
+import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -29,7 +37,7 @@ from typing import Any, Callable, Sequence, TextIO
 import numpy as np
 
 from rummy_env import cards
-from rummy_env.actions import TAKE_BACK, UNDO
+from rummy_env.actions import COMMIT, TAKE_BACK, UNDO
 from rummy_env.records import GameRecord
 from rummy_env.render import describe, describe_action, outcome
 
@@ -62,8 +70,12 @@ class TerminalGame:
     ``out`` is where the game writes."""
 
     def __init__(self, record: GameRecord, human: int, bots: dict[int, Bot], ask: Callable[[str], str], out: TextIO,
-                 save_path: Path | None = None, seed: int = 0, resumed_from: Path | None = None):
+                 save_path: Path | None = None, seed: int = 0, resumed_from: Path | None = None,
+                 auto_forced: bool = False, colour: bool | None = None):
         self.record, self.human, self.bots, self.ask, self.out = record, human, bots, ask, out
+        self.auto_forced = auto_forced
+        self.colour = wants_colour(out) if colour is None else colour
+        self.last_view: tuple[tuple[int, int], list[str]] | None = None  # (hand, turn) and the lines last shown
         # the files this game may write over: the record it resumes, its save path (claimed here, before the game
         # starts, so that quitting never meets a refusal) and every file it saved
         self.own_files = {Path(resumed_from).resolve()} if resumed_from is not None else set()
@@ -118,6 +130,9 @@ class TerminalGame:
     def person_move(self) -> int:
         snap = self.engine.snapshot(0)
         moves = self.legal_moves(snap)
+        if self.auto_forced and len(moves) == 1:
+            self.say(f"  you: {moves[0][1]} (your only move, played for you: --auto-forced)")
+            return moves[0][0]
         self.show(snap, moves)
         while True:
             try:
@@ -138,8 +153,17 @@ class TerminalGame:
         ordered = sorted(legal, key=lambda action: (KIND_ORDER.index(self.layout.decode(action)[0]), action))
         return [(int(action), describe_action(snap, self.layout, action, self.names)) for action in ordered]
 
-    def show(self, snap: dict[str, Any], moves: list[tuple[int, str]]) -> None:
-        self.say("\n" + describe(snap, observer=self.human, names=self.names))
+    def show(self, snap: dict[str, Any], moves: list[tuple[int, str]], whole: bool = False) -> None:
+        """The position as the person sees it, then the moves. The whole picture at the first decision of a turn
+        (or with ``whole``, the ``v`` command); later in the same turn only the lines that changed."""
+        lines = describe(snap, observer=self.human, names=self.names).splitlines() + self.opening_lines(snap)
+        turn = (snap["hands_played"], snap["turn"])
+        if whole or self.last_view is None or self.last_view[0] != turn:
+            self.say("\n" + "\n".join(lines))
+        else:
+            changed = [line for line in lines if line not in self.last_view[1]]
+            self.say("\n" + "\n".join(changed or ["(nothing changed)"]) + "\n(v: the whole table)")
+        self.last_view = (turn, lines)
         self.say("your moves:")
         entries = [f"{number:>3}. {text}" for number, (_action, text) in enumerate(moves, start=1)]
         width = max(len(entry) for entry in entries) + 2
@@ -147,6 +171,20 @@ class TerminalGame:
         rows = -(-len(entries) // columns)
         for row in range(rows):
             self.say("".join(entries[k].ljust(width) for k in range(row, len(entries), rows)).rstrip())
+
+    def opening_lines(self, snap: dict[str, Any]) -> list[str]:
+        """rami51, while the person has not opened and is playing: the points laid toward the opening, the pure
+        run, and why COMMIT is not offered when plays are on the table (R11.1, R11.2, R11.5)."""
+        if snap.get("ruleset") != "rami51" or snap["opened"][self.human] or snap["phase"] != "play":
+            return []
+        rules, turn = self.engine.rules, snap["turn_state"]
+        needed = rules.opening_points_needed(snap["taken"] is not None)
+        tentative = [meld for meld in snap["table"] if meld.get("tentative")]
+        pure = any(meld.get("pure") for meld in tentative)
+        lines = [f"opening: {turn['turn_points']} of {needed} points laid this turn · pure run: {'yes' if pure else 'no'}"]
+        if tentative and not self.engine.is_legal(0, COMMIT):
+            lines.append("COMMIT is not offered: " + self.engine.explain_illegal(0, COMMIT).split(": ", 1)[-1])
+        return lines
 
     def parse(self, line: str, moves: list[tuple[int, str]], snap: dict[str, Any]) -> int | None:
         """The action a line names, or None after saying why it names none (or doing a command)."""
@@ -162,7 +200,7 @@ class TerminalGame:
         elif word in ("h", "help", "?"):
             self.say(HELP)
         elif word in ("v", "view"):
-            self.show(snap, moves)
+            self.show(snap, moves, whole=True)
         elif word in ("s", "save"):
             try:  # a snapshot: where the game is saved at the end does not change
                 path = self.save(Path(rest) if rest else None)
@@ -232,7 +270,29 @@ class TerminalGame:
         self.say(f"saved the game record to {path}; see it with: rummy replay {path} --html {path.with_suffix('.html')}")
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        print(paint(text) if self.colour else text, file=self.out, flush=True)
+
+
+RED, BOLD, RESET = "\x1b[31m", "\x1b[1m", "\x1b[0m"
+RED_CARD = re.compile(r"(?:10|[2-9AJQK])[♥♦]")
+
+
+def wants_colour(out: TextIO) -> bool:
+    """Colour on a real terminal only: not when the output is piped or a file, nor with ``NO_COLOR`` set
+    (no-color.org) or ``TERM=dumb``."""
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty and isatty()) and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+def paint(text: str) -> str:
+    """Red hearts and diamonds; the line of the player to act (``▶``) and the moves' header in bold."""
+    lines = []
+    for line in text.split("\n"):
+        line = RED_CARD.sub(lambda match: f"{RED}{match.group(0)}{RESET}", line)
+        if line.startswith("▶") or line == "your moves:":
+            line = f"{BOLD}{line}{RESET}"
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def refuse_existing(path: Path, own_files: set[Path], why: str) -> None:

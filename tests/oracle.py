@@ -1,6 +1,6 @@
 """Independent, brute-force legality oracle for the ``basic`` Rummy ruleset.
 
-This module is written from the rules text (shared/RULES.md §0.6, §1 B1-B19, §3.1, §4.1, §5.1) only.
+This module is written from the rules text only (the rules book docs/rules.md: B1-B19, the basic knobs, AB1-AB12, E1-E27).
 It deliberately does NOT import or mirror anything from ``rummy_env``: the test-suite compares the engine's
 action mask against this oracle, so the two must be independent.
 

@@ -1,6 +1,6 @@
 """Independent, brute-force legality oracle for the ``rami51`` ruleset (and its Lebanese "14" knobs).
 
-Written from the rules text only: shared/RULES.md §0.3, §0.6, §2 (R1-R24), §3.2, §4.2 (AR1-AR27), §4.3 (AL1-AL7),
+Written from the rules text only: the rules book docs/rules.md (R1-R25, the rami51 knobs, AR1-AR27, AL1-AL7),
 §5.2-5.3 (E28-E86) and the binding engine interface spec (scratch/rami_spec.md: card types, action layout, meld
 records, position dict). It does not import the engine; the only ``rummy_env`` object it touches is a rules object,
 read knob by knob with ``getattr`` (``RummyRules`` or the ``default_rules()`` stand-in below).
@@ -35,7 +35,7 @@ The knob ``dead_ends`` (R25) chooses what legality means:
   TAKE_BACK is never legal.
 * ``"take_back"`` (the default of ``default_rules``): local legality only, no search at all (I19), plus TAKE_BACK.
 
-Interpretations (where RULES.md + the spec leave something open)
+Interpretations (where the rules book leaves something open)
 ----------------------------------------------------------------
 I1  (R23, R24, B19) "While an undo remains and a tentative play exists, the position counts as finishable": any
     state with a tentative play and ``undos < max_undos_per_turn`` is finishable, whatever it is (the undo returns

@@ -283,3 +283,39 @@ def test_arena_takes_rules_knobs(tmp_path, capsys):
     pytest.importorskip("torch")  # train's optional packages come first
     assert cli.main(["train", "--no-such-option"]) == 2
     assert "--no-such-option" in capsys.readouterr().err
+
+
+def test_train_off_a_terminal_reports_each_evaluation_and_where_everything_went(tmp_path):
+    """Issue 30, 6: ``rummy train`` redirected to files printed nothing; now one line per evaluation (every
+    ``REPORT_EVERY`` updates and at each checkpoint) and a last line naming the policy, checkpoint and logs."""
+    pytest.importorskip("torch")
+    config = tmp_path / "tiny.toml"
+    config.write_text(Path("configs/ppo/basic_2p.toml").read_text().replace("num_envs = 1024", "num_envs = 8")
+                      .replace("num_steps = 32", "num_steps = 4").replace("total_steps = 15_000_000", "total_steps = 384")
+                      .replace("hidden_size = 128", "hidden_size = 8").replace("num_minibatches = 4", "num_minibatches = 1")
+                      .replace("checkpoint_every = 25", "checkpoint_every = 4"))
+    run = subprocess.run([sys.executable, "-m", "rummy_env", "train", "--config", str(config), "--out",
+                          str(tmp_path / "run")], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    progress = [line for line in lines if line.startswith("update ")]
+    # 12 updates of 32 steps: lines after updates 4 (checkpoint), 5, 8 (checkpoint), 10 and 12 (checkpoint)
+    assert [line.split(",")[0] for line in progress] == [f"update {n}" for n in (4, 5, 8, 10, 12)], lines
+    assert "checkpoint_000004.pt written" in progress[0] and "win rate" in progress[0] and "steps/s" in progress[0]
+    assert lines[-1].startswith("trained 384 steps") and str(tmp_path / "run" / "policy.pt") in lines[-1]
+    assert str(tmp_path / "run" / "logs") in lines[-1] and (tmp_path / "run" / "policy.pt").is_file()
+
+
+@pytest.mark.parametrize("command", ["play", "replay", "arena", "train"])
+def test_help_is_short_and_says_where_the_guide_is(command):
+    """Issue 30, 7: ``replay --help`` and ``train --help`` dumped about 40 lines of reST and doctest."""
+    if command == "train":
+        pytest.importorskip("torch")
+    run = subprocess.run([sys.executable, "-m", "rummy_env", command, "--help"], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    after_usage = run.stdout.split("\n\n", 1)[1]
+    description = after_usage.split("positional arguments:")[0].split("options:")[0]
+    assert "``" not in run.stdout and ">>>" not in run.stdout and "**" not in run.stdout and "=====" not in run.stdout
+    assert 2 <= len(description.strip().splitlines()) <= 16, description
+    assert "python -m pydoc rummy_env." in run.stdout

@@ -136,3 +136,37 @@ def test_observation_shows_the_knock_and_every_public_card():
         assert view["knocker"][seat] == 1 and view["gin_phase"][2] == 1   # relative seat of the knocker, lay-off phase
     assert set(np.flatnonzero(views[1]["known"][0]).tolist()) == set(ids("2H 3D"))  # the knocker's deadwood
     assert views[0]["table_by_seat"][1][cards.parse("8S")] == 1                   # laid off by the defender
+
+
+def test_the_last_hands_outcome_names_its_knocker_after_the_next_hand_starts():
+    """Issue 30, 3: a game deals the next hand at once, so the finished hand's end in words (the terminal's
+    "last hand: …" and the HTML page) must not read the new hand's knocker, which is none at first and may be
+    either player later. The expected words come from the knocker seen while the hand was played."""
+    from rummy_env.render import outcome
+
+    rules = RummyRules.preset("gin", episode="game", target_score=200)
+    engine, agent, rng = RummyEngine(rules, batch_size=1), make_agent("heuristic", rules), np.random.default_rng(0)
+    engine.reset(seed=5)
+    names, checked, expected, knocker = ["A", "B"], {"knock": 0, "void": 0}, None, -1
+    while not engine.done[0] and sum(checked.values()) < 200:
+        hands = int(engine.state["hands_played"][0])
+        action = int(agent.act(engine.observe(), engine.legal_action_mask(), rng)[0])
+        knocker = max(knocker, int(engine.state["knocker"][0]))
+        engine.step([action])
+        if int(engine.state["hands_played"][0]) > hands:
+            snap = engine.snapshot(0)
+            reason, winner = snap["end_reason"], snap["winner"]
+            if reason in ("knock", "gin", "big_gin", "undercut"):
+                assert knocker >= 0, "a knocked hand had a knocker"
+                expected = (f"{names[winner]} undercut {names[knocker]}" if reason == "undercut" else
+                            "tie" if winner is None else f"{names[knocker]} knocked" if winner == knocker else None)
+                assert expected is not None, (reason, winner, knocker)
+            else:
+                assert knocker < 0
+                expected = "void hand"
+            knocker = -1
+        if expected is not None and not engine.done[0]:
+            text = outcome(engine.snapshot(0), names)
+            assert expected in text.split(";")[0], (text, expected)
+            checked["void" if expected == "void hand" else "knock"] += 1
+    assert checked["knock"] > 20, checked

@@ -1,5 +1,5 @@
 """Self-tests of the independent rami51 legality oracle (tests/oracle_rami51.py) on hand-made positions taken from
-RULES.md §5.2 (E28-E86) and R25. They use only the oracle (no engine).
+docs/rules.md (E28-E86) and R25. They use only the oracle (no engine).
 
 The E-cases are the look-ahead mode's: ``R()`` builds rules with ``dead_ends = "prevent"`` unless told otherwise.
 The R25 tests at the end (``TB()``) check the ``"take_back"`` mode: exact legal sets under the local mask, the

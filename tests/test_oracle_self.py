@@ -1,4 +1,4 @@
-"""Self-tests of the independent legality oracle (tests/oracle.py) against RULES.md, ruleset ``basic``.
+"""Self-tests of the independent legality oracle (tests/oracle.py) against the rules book (docs/rules.md), ruleset ``basic``.
 
 These pin the oracle to the spec on hand-made positions (edge cases §5.1) so that it can be trusted as the
 reference for the engine's action mask. They do not touch rummy_env.

@@ -361,3 +361,32 @@ def test_last_after_the_episode_and_a_non_integer_player_count_say_what_is_wrong
     assert env.last()[0]["action_mask"].any()
     with pytest.raises(ValueError, match=r"num_players must be an integer, got '2' \(str\)"):
         rummy_env.env(num_players="2")
+
+
+@pytest.mark.parametrize("preset", ["basic", "rami51", "gin"])
+def test_infos_carry_the_action_mask_for_libraries_that_read_it_there(preset):
+    """Issue 30, section 3: AgileRL and others read ``info["action_mask"]``. Every agent's info holds the mask of
+    its observation (all zeros when it is not to act), refreshed at every step, read-only, with no copy made."""
+    env = rummy_env.env(preset, max_turns_per_round=30)
+    env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    steps = 0
+    for agent in env.agent_iter(max_iter=2000):
+        observation, _, terminated, truncated, info = env.last()
+        assert np.array_equal(info["action_mask"], observation["action_mask"])
+        for other in env.agents:
+            assert np.array_equal(env.infos[other]["action_mask"], env.observe(other)["action_mask"])
+        if terminated or truncated:
+            env.step(None)
+            continue
+        with pytest.raises(ValueError, match="read-only"):
+            info["action_mask"][0] = 1
+        assert info["action_mask"].any() and info["action_mask"].base is not None  # a view, not a copy
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        steps += 1
+    assert steps > 20
+    bare = rummy_env.env(preset, action_mask_in_infos=False)
+    bare.reset(seed=4)
+    assert "action_mask" not in bare.last()[4] and bare.last()[0]["action_mask"].any()
+    with pytest.raises(ValueError, match="action_mask_in_infos"):
+        rummy_env.env(preset, action_mask_in_infos="yes")

@@ -1,4 +1,4 @@
-"""Property-based tests of the basic ruleset engine (RULES.md §1, knobs §3.1).
+"""Property-based tests of the basic ruleset engine (docs/rules.md: B1-B19 and the basic knobs).
 
 Hypothesis chooses seeds, player counts 2-6 and knob combinations; a seeded numpy ``Generator`` plays
 random legal games (uniform over the legal actions, or, with ``bias`` > 0, preferring melds and
@@ -66,7 +66,7 @@ OVER_PHASES = ("hand_over", "game_over")
 # ============================================================================================ strategies
 @st.composite
 def knob_sets(draw, episode: str | None = None, long_hands: bool = True) -> dict:
-    """A valid set of basic knobs (RULES.md §3.1) plus environment knobs, ``num_players`` included.
+    """A valid set of basic knobs (docs/rules.md) plus environment knobs, ``num_players`` included.
 
     Hands are kept finite and short enough for a test run: small turn caps are common, and
     ``episode="game"`` games last at most a few hands."""

@@ -1,4 +1,4 @@
-"""Property-based tests of the ``rami51`` engine (RULES.md §2, knobs §3.2) and its Lebanese "14" preset.
+"""Property-based tests of the ``rami51`` engine (docs/rules.md: R1-R25 and the rami51 knobs) and its Lebanese "14" preset.
 
 Hypothesis chooses the preset, 2-5 players, small hands (``hand_size`` 7-9, sometimes 13) and a spread of
 knobs; a seeded numpy ``Generator`` plays random legal rounds (uniform over the legal actions, or, with
@@ -1146,7 +1146,7 @@ def test_pinned_pure_run_after_its_joker_is_taken_back(mode):
     """rami51, can_take_joker_from_meld: the player melds A-2-3 of clubs (his pure run), lays his joker off at its
     high end (no longer pure, E42), TAKEs the joker back and melds it with 10S QS. At the COMMIT the run holds no
     joker again, and both the oracle (I9, "still without joker when the commit is judged") and the engine count it
-    as the pure run (RULES.md R11.2 / AR8 define the pure run as a new meld without joker, but do not say when; the
+    as the pure run (docs/rules.md R11.2 / AR8 define the pure run as a new meld without joker, but do not say when; the
     engine once cleared its purity for good when the joker was laid, and masked LAY_OFF JK out)."""
     preset, knobs, position, actions = (
         'rami51', {'num_players': 4, 'hand_size': 8, 'opening_threshold': 20, 'can_take_joker_from_meld': True, 'final_discard': 'forbidden', 'card_announcement': 'manual'},

@@ -4,6 +4,7 @@ through moves shows at move k the cards the engine holds at move k; a screenshot
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import shutil
@@ -78,6 +79,20 @@ def browser():
     return sync_api.sync_playwright()
 
 
+@contextlib.contextmanager
+def chromium_page(height: int = 1000):
+    """A page of a headless Chromium, and the list its script errors are collected in."""
+    with browser() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = chromium.new_page(viewport={"width": 1400, "height": height})
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            yield page, errors
+        finally:
+            chromium.close()
+
+
 def seat_cards(page, seat: int) -> list[str]:
     return page.locator(f"#seats [data-seat='{seat}'] .hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
 
@@ -100,45 +115,38 @@ def assert_page_shows(page, record: GameRecord, move: int) -> None:
         assert "top" in pile.last.get_attribute("class")
     if move:
         current = page.locator("#moves li.current")
-        assert current.count() == 1 and page.locator("#moves li").nth(move - 1).get_attribute("class") == "current"
+        assert current.count() == 1 and "current" in page.locator("#moves li").nth(move - 1).get_attribute("class").split()
 
 
 def test_stepping_the_page_in_chromium_shows_the_engine_cards(rami_record, tmp_path):
     path = write_page(rami_record, tmp_path / "replay.html")
     last = len(rami_record.actions)
-    with browser() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = chromium.new_page(viewport={"width": 1400, "height": 1000})
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(path.as_uri())
-            assert_page_shows(page, rami_record, 0)
-            for _ in range(5):
-                page.keyboard.press("ArrowRight")
-            assert_page_shows(page, rami_record, 5)
-            page.keyboard.press("ArrowLeft")
-            assert_page_shows(page, rami_record, 4)
-            page.keyboard.press("PageDown")
-            assert_page_shows(page, rami_record, 14)
-            page.click("#forward")
-            assert_page_shows(page, rami_record, 15)
-            page.fill("#jump", str(last // 2))
-            page.dispatch_event("#jump", "change")
-            assert_page_shows(page, rami_record, last // 2)
-            page.locator("#moves li").nth(last - 3).click()
-            assert_page_shows(page, rami_record, last - 2)
-            page.keyboard.press("End")
-            assert_page_shows(page, rami_record, last)
-            assert "went out" in page.locator("#outcome").inner_text() or "dead" in page.locator("#outcome").inner_text()
-            page.keyboard.press("Home")
-            assert_page_shows(page, rami_record, 0)
-            page.goto(path.as_uri() + f"#move={last - 1}")
-            page.reload()
-            assert_page_shows(page, rami_record, last - 1)
-            assert errors == []
-        finally:
-            chromium.close()
+    with chromium_page(1000) as (page, errors):
+        page.goto(path.as_uri())
+        assert_page_shows(page, rami_record, 0)
+        for _ in range(5):
+            page.keyboard.press("ArrowRight")
+        assert_page_shows(page, rami_record, 5)
+        page.keyboard.press("ArrowLeft")
+        assert_page_shows(page, rami_record, 4)
+        page.keyboard.press("PageDown")
+        assert_page_shows(page, rami_record, 14)
+        page.click("#forward")
+        assert_page_shows(page, rami_record, 15)
+        page.fill("#jump", str(last // 2))
+        page.dispatch_event("#jump", "change")
+        assert_page_shows(page, rami_record, last // 2)
+        page.locator("#moves li").nth(last - 3).click()
+        assert_page_shows(page, rami_record, last - 2)
+        page.keyboard.press("End")
+        assert_page_shows(page, rami_record, last)
+        assert "went out" in page.locator("#outcome").inner_text() or "dead" in page.locator("#outcome").inner_text()
+        page.keyboard.press("Home")
+        assert_page_shows(page, rami_record, 0)
+        page.goto(path.as_uri() + f"#move={last - 1}")
+        page.reload()
+        assert_page_shows(page, rami_record, last - 1)
+        assert errors == []
 
 
 def test_a_screenshot_shows_the_cards(rami_record, tmp_path):
@@ -146,29 +154,24 @@ def test_a_screenshot_shows_the_cards(rami_record, tmp_path):
     path = write_page(rami_record, tmp_path / "replay.html")
     move = next(k for k, frame in enumerate(page_data(rami_record)["frames"])
                 if any("JK" in meld["cards"] for meld in frame["table"]))
-    with browser() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = chromium.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(path.as_uri() + f"#move={move}")
-            (tmp_path / "replay.png").write_bytes(page.screenshot(full_page=True))
-            shot = image_module.open(io.BytesIO(page.screenshot(full_page=True))).convert("RGB")
-            scroll_x, scroll_y = page.evaluate("[window.scrollX, window.scrollY]")
-            checked = 0
-            for element in page.locator("#seats .card, #table .card").all():
-                box = element.bounding_box()  # in the viewport; the full-page shot starts at the page's top
-                assert box is not None and box["width"] > 20 and box["height"] > 30
-                left, top = int(box["x"] + scroll_x), int(box["y"] + scroll_y)
-                crop = np.asarray(shot.crop((left, top, left + int(box["width"]), top + int(box["height"]))), dtype=np.int32)
-                white = (crop.min(axis=2) > 235).mean()           # the card's face
-                ink = (crop.min(axis=2) < 120).mean()             # its rank and suit (black, red or purple ink)
-                assert white > 0.4 and ink > 0.02, (element.get_attribute("data-card"), white, ink)
-                checked += 1
-            assert checked >= 10
-            joker = page.locator("#table .card[data-card='JK']").first
-            assert joker.is_visible() and re.search("JK", joker.inner_text())
-        finally:
-            chromium.close()
+    with chromium_page(1000) as (page, _errors):
+        page.goto(path.as_uri() + f"#move={move}")
+        (tmp_path / "replay.png").write_bytes(page.screenshot(full_page=True))
+        shot = image_module.open(io.BytesIO(page.screenshot(full_page=True))).convert("RGB")
+        scroll_x, scroll_y = page.evaluate("[window.scrollX, window.scrollY]")
+        checked = 0
+        for element in page.locator("#seats .card, #table .card").all():
+            box = element.bounding_box()  # in the viewport; the full-page shot starts at the page's top
+            assert box is not None and box["width"] > 20 and box["height"] > 30
+            left, top = int(box["x"] + scroll_x), int(box["y"] + scroll_y)
+            crop = np.asarray(shot.crop((left, top, left + int(box["width"]), top + int(box["height"]))), dtype=np.int32)
+            white = (crop.min(axis=2) > 235).mean()           # the card's face
+            ink = (crop.min(axis=2) < 120).mean()             # its rank and suit (black, red or purple ink)
+            assert white > 0.4 and ink > 0.02, (element.get_attribute("data-card"), white, ink)
+            checked += 1
+        assert checked >= 10
+        joker = page.locator("#table .card[data-card='JK']").first
+        assert joker.is_visible() and re.search("JK", joker.inner_text())
 
 
 def test_the_page_for_an_observer_hides_what_that_seat_cannot_see(tmp_path, capsys):
@@ -194,3 +197,45 @@ def test_the_page_for_an_observer_hides_what_that_seat_cannot_see(tmp_path, caps
     record.save(tmp_path / "game.json")
     assert cli.main(["replay", str(tmp_path / "game.json"), "--html", str(tmp_path / "seen.html"), "--observer", "1"]) == 0
     assert "as player_1" in (tmp_path / "seen.html").read_text(encoding="utf-8")
+
+
+def test_the_page_marks_changes_scores_hands_and_plays_at_a_chosen_speed(tmp_path):
+    """Issue 30, section 2, in Chromium: the card a move drew is outlined, the score table has a row per hand
+    ended so far, each hand heads the move list, autoplay follows the speed chosen, the title names the game."""
+    from rummy_env.agents.registry import make_agent
+    from rummy_env.replay_html import default_title
+
+    record = GameRecord.new("gin", 2, seed=8, agents=["heuristic", "heuristic"], episode="game", target_score=60)
+    engine, agent, rng = record.start(), make_agent("heuristic", record.rules_object()), np.random.default_rng(8)
+    while not engine.done[0]:
+        record.play(engine, int(agent.act(engine.observe(), engine.legal_action_mask(), rng)[0]))
+    data = page_data(record)
+    path = write_page(record, tmp_path / "gin.html")
+    drew = next(k for k in range(2, len(data["frames"])) if any(data["frames"][k]["fresh"]["hands"]))
+    with chromium_page(900) as (page, errors):
+        page.goto(path.as_uri() + f"#move={drew}")
+        assert page.title() == default_title(record) == "Gin rummy replay: heuristic vs heuristic (seed 8)"
+        fresh = page.locator("#seats .hand .card.fresh")
+        assert fresh.count() == sum(len(seat) for seat in data["frames"][drew]["fresh"]["hands"]) > 0
+        page.keyboard.press("End")
+        rows = page.locator("#scores tbody tr")
+        assert rows.count() == len(data["hands"]) >= 2
+        assert "(heuristic (player_1))" not in page.locator("#scores thead").inner_text()
+        assert page.locator("#moves li.hand-start").count() == len(data["hands"])
+        assert page.locator("#moves li.hand-start").nth(1).get_attribute("data-label") == "hand 2"
+        page.keyboard.press("Home")
+        first_end = data["hands"][0]["move"]
+        page.locator("#moves li").nth(first_end - 1).click()
+        assert rows.count() == 1 and data["hands"][0]["ended"] in rows.first.inner_text()
+
+        def moves_played_in_a_second(speed: str) -> int:
+            page.keyboard.press("Home")
+            page.select_option("#speed", speed)
+            page.click("#play")
+            page.wait_for_timeout(1000)
+            page.click("#play")
+            return int(page.locator("#jump").input_value())
+
+        fast, slow = moves_played_in_a_second("80"), moves_played_in_a_second("1200")
+        assert fast >= 5 and slow <= 1 and fast > 3 * max(slow, 1), (fast, slow)
+        assert errors == []

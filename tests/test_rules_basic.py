@@ -1,10 +1,10 @@
-"""Scripted rule scenarios for ruleset ``basic``: one test per edge case of RULES.md §5.1 (E1-E27, E80),
+"""Scripted rule scenarios for ruleset ``basic``: one test per edge case of the rules book, docs/rules.md (E1-E27, E80),
 named after its id, plus illegal-action reporting, the illegal-action penalty, rewards and configuration
 validation.
 
 Each scenario is a position written by hand (or a deck dealt into the engine) and a move list; every
 expected outcome (legal/illegal actions, hands, table, piles, scores, game end, dealers) is asserted
-exactly. Rule ids (B1-B19, AB1-AB12) refer to RULES.md §1 and §4.1.
+exactly. Rule ids (B1-B19, AB1-AB12) are those of docs/rules.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``RummyRules`` for ruleset ``rami51`` and the Lebanese "14" preset (RULES.md §2, §3.2, §4.2, §4.3).
+"""``RummyRules`` for ruleset ``rami51`` and the Lebanese "14" preset (docs/rules.md: R1-R25, AR1-AR27, AL1-AL7 and the knobs).
 
 Configuration only: presets, per-ruleset defaults, the Lebanese sub-rule knobs, every validation error,
 ``to_dict``/``from_dict`` round trips, the TOML files, card values; basic keeps its behaviour.

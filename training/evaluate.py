@@ -260,8 +260,9 @@ def league_readme(out: Path, games: int, seed: int, checkpoints: Path, readme: P
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="rummy arena", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    from rummy_env.cli import short_doc
+
+    parser = argparse.ArgumentParser(prog="rummy arena", **short_doc("rummy_env.training.evaluate"))
     parser.add_argument("mode", nargs="?", choices=("match", "league"), default="match",
                         help="'match': the league of --agents under one ruleset; 'league': the README tables")
     parser.add_argument("--rules", default="basic", help="preset name or a rules TOML file")

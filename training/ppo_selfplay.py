@@ -76,7 +76,8 @@ from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, POLICY_FORMAT, POLICY
                                         read_checkpoint, rules_as_dict)
 from rummy_env.rules import ENV_KNOBS  # noqa: E402
 from rummy_env.training.opponent_pool import SELF, OpponentPool  # noqa: E402
-from rummy_env.training.runs import check_no_later_checkpoints, check_out_dir, fresh_out_dir  # noqa: E402,F401
+from rummy_env.training.runs import (REPORT_EVERY, Report, check_no_later_checkpoints, check_out_dir,  # noqa: E402,F401
+                                     fresh_out_dir)
 from rummy_env import RummyVectorEnv  # noqa: E402
 from rummy_env.rules import RummyRules, make_rules  # noqa: E402
 from rummy_env.training.ppo_config import (OPPONENT_KINDS, PPOConfig, check_config_values,  # noqa: E402,F401
@@ -335,7 +336,11 @@ def atomic_save(content: dict[str, Any], path: str) -> None:
 def train(config: PPOConfig, out: str, resume: str | None = None, progress: bool = True) -> Trainer:
     """Run (or continue) training to ``config.total_steps``; checkpoints and logs go under ``out``, which
     must hold no other run (``check_out_dir``). A non-finite loss stops the run with a
-    ``FloatingPointError`` before it touches the weights."""
+    ``FloatingPointError`` before it touches the weights.
+
+    Every ``REPORT_EVERY`` updates one line on stdout gives the step, the win rates of those updates per
+    opponent kind, the entropy and the speed (beside the progress bar on a terminal, alone in a file); the last
+    line says where the policy, the checkpoints and the logs went."""
     check_out_dir(out, resume)
     trainer = Trainer(config)
     if resume is not None:
@@ -345,7 +350,7 @@ def train(config: PPOConfig, out: str, resume: str | None = None, progress: bool
     writer = SummaryWriter(os.path.join(out, "logs"), purge_step=trainer.global_step + 1 if resume else None)
     bar = tqdm(total=config.total_steps, initial=trainer.global_step, unit="step", disable=not progress,
                dynamic_ncols=True)
-    start, start_step = time.perf_counter(), trainer.global_step
+    start, start_step, report = time.perf_counter(), trainer.global_step, Report()
     try:
         while trainer.global_step + config.steps_per_update <= config.total_steps:
             summary = trainer.train_one_update()
@@ -356,13 +361,24 @@ def train(config: PPOConfig, out: str, resume: str | None = None, progress: bool
             bar.update(config.steps_per_update)
             bar.set_postfix({k.split("/")[-1]: f"{v:.3g}" for k, v in summary.items()
                              if k in ("win_rate/heuristic", "entropy", "steps_per_second")})
-            if trainer.update % config.checkpoint_every == 0:
+            report.add(summary)
+            checkpoint = trainer.update % config.checkpoint_every == 0
+            if checkpoint:
                 trainer.save(os.path.join(out, f"checkpoint_{trainer.update:06d}.pt"))
+            if checkpoint or trainer.update % REPORT_EVERY == 0:
+                bar.write(report.line(trainer.update, trainer.global_step, config.total_steps, checkpoint), file=sys.stdout)
+                sys.stdout.flush()
     finally:
         bar.close()
         writer.close()
-    trainer.save(os.path.join(out, f"checkpoint_{trainer.update:06d}.pt"))
+    last = os.path.join(out, f"checkpoint_{trainer.update:06d}.pt")
+    trainer.save(last)
     atomic_save(trainer.policy_content(), os.path.join(out, "policy.pt"))
+    seconds = time.perf_counter() - start
+    steps = trainer.global_step - start_step
+    print(f"trained {steps:,} steps in {seconds:,.0f} s ({steps / max(seconds, 1e-9):,.0f} steps/s); policy {os.path.join(out, 'policy.pt')} "
+          f"(play it: rummy play --opponents ppo:{os.path.join(out, 'policy.pt')}), last checkpoint {last}, "
+          f"logs {os.path.join(out, 'logs')} (tensorboard --logdir {out})", flush=True)
     return trainer
 
 
@@ -377,8 +393,9 @@ def resume_config(checkpoint: str, config_path: str | None, **overrides: Any) ->
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="rummy train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    from rummy_env.cli import short_doc
+
+    parser = argparse.ArgumentParser(prog="rummy train", **short_doc("rummy_env.training.ppo_selfplay"))
     parser.add_argument("--config", help="TOML config (see PPOConfig): a path or the name of a shipped one (basic_2p, "
                                          f"rami51_2p); default {DEFAULT_CONFIG}, or with --resume the checkpoint's own")
     parser.add_argument("--total-steps", type=int, help="override the config's total env steps")

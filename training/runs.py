@@ -2,13 +2,16 @@
 
 A folder *holds a run* when it has checkpoints (``checkpoint_*``), a ``policy.pt``, TensorBoard
 ``logs`` or a ``run.json``. A new run refuses such a folder (``check_out_dir``) instead of overwriting
-its checkpoints and mixing its logs; a resumed run continues in the folder of its checkpoint.
+its checkpoints and mixing its logs; a resumed run continues in the folder of its checkpoint. ``Report``
+is a run's progress line.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+
+import numpy as np
 
 RUN_FILES = ("checkpoint_*", "policy.pt", "logs", "run.json")
 
@@ -50,3 +53,28 @@ def check_no_later_checkpoints(out: str, number: int, option: str = "--out") -> 
         raise FileExistsError(f"{option} {out} holds later checkpoints than the one resumed ({', '.join(later[:3])}"
                               f"{', …' if len(later) > 3 else ''}), which the continued run would overwrite; resume "
                               f"from the last one, or into a new {option}")
+
+
+REPORT_EVERY = 5  # updates of a trainer per progress line on stdout
+
+
+class Report:
+    """The progress line: the means of the updates since the last line (a win rate over the updates that
+    finished games against that opponent kind)."""
+
+    def __init__(self):
+        self.values: dict[str, list[float]] = {}
+
+    def add(self, summary: dict[str, float]) -> None:
+        for name in ("entropy", "steps_per_second", *(k for k in summary if k.startswith("win_rate/"))):
+            if name in summary and np.isfinite(summary[name]):
+                self.values.setdefault(name, []).append(float(summary[name]))
+
+    def line(self, update: int, step: int, total_steps: int, checkpoint: bool) -> str:
+        means = {name: float(np.mean(values)) for name, values in self.values.items() if values}
+        self.values = {}
+        wins = ", ".join(f"{name.split('/')[1]} {value:.1%}" for name, value in sorted(means.items())
+                         if name.startswith("win_rate/"))
+        text = (f"update {update}, step {step:,}/{total_steps:,}: win rate {wins or '-'}; "
+                f"entropy {means.get('entropy', float('nan')):.3f}; {means.get('steps_per_second', 0.0):,.0f} steps/s")
+        return text + (f"; checkpoint_{update:06d}.pt written" if checkpoint else "")

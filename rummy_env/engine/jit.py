@@ -4,7 +4,8 @@ Numba's own cache notices an edit to the file a kernel is defined in, but not to
 kernels it calls, so a stale compiled kernel could outlive a change. The cache therefore lives in a
 folder named after a hash of every ``rummy_env`` source file: any edit compiles afresh. The folder is
 ``$RUMMY_ENV_CACHE_DIR`` (else ``$NUMBA_CACHE_DIR``, else ``~/.cache/rummy_env``) ``/numba-<hash>``;
-folders of other versions unused for a week are removed. This module must be imported before any kernel is defined
+folders of other versions unused for a week are removed. While kernels compile, ``compile_notice`` says so
+on stderr. This module must be imported before any kernel is defined
 (every kernel module imports ``JIT`` from here).
 """
 
@@ -17,6 +18,8 @@ import time
 from pathlib import Path
 
 import numba
+
+from rummy_env.engine import compile_notice
 
 JIT = dict(cache=True, nogil=True)
 
@@ -44,6 +47,7 @@ def _configure_cache() -> None:
     except OSError:
         return  # no writable cache: numba compiles in memory
     numba.config.CACHE_DIR = str(folder)
+    compile_notice.install(str(folder))
 
 
 _configure_cache()

@@ -22,7 +22,10 @@ as a truncation, every other end as a termination.
 Every agent's ``info`` holds numbers and arrays only (clients such as TorchRL turn infos into
 tensors): ``phase`` (an int code), ``hand_scores`` and ``totals`` (float64 arrays ``(P,)``; after a
 hand or game ends, the final scores), ``end_reason`` (an int code) and ``winner`` (the seat that went
-out in the last finished hand, -1 for none). The code tables are ``rummy_env.PHASE_NAMES`` and
+out in the last finished hand, -1 for none) and ``action_mask`` (the agent's legal actions, as in its
+observation: a read-only view, refreshed at each step, for libraries that read the mask from the infos,
+such as AgileRL; ``action_mask_in_infos=False`` leaves it out, for TorchRL's ``PettingZooWrapper``, which
+fails when the mask is in both places). The code tables are ``rummy_env.PHASE_NAMES`` and
 ``rummy_env.END_NAMES`` (``PHASE_NAMES[info["phase"]]`` is the name):
 
 ====================  ====================================================================
@@ -128,8 +131,12 @@ class raw_env(AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": "rummy_v0", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, rules: str | RummyRules = "basic", num_players: int | None = None,
-                 render_mode: str | None = None, render_observer: str | None = None, **overrides: Any):
+                 render_mode: str | None = None, render_observer: str | None = None, action_mask_in_infos: bool = True,
+                 **overrides: Any):
         super().__init__()
+        if not isinstance(action_mask_in_infos, bool):
+            raise ValueError(f"action_mask_in_infos must be True or False, got {action_mask_in_infos!r}")
+        self.action_mask_in_infos = action_mask_in_infos
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not supported; use None, 'human' or 'ansi'")
         self.rules = make_rules(rules, num_players, **overrides)
@@ -150,7 +157,9 @@ class raw_env(AECEnv):
         self._action = np.zeros(1, dtype=np.int64)
         self._phase = self.engine.state["phase"]      # views into the engine's one row
         self._current = self.engine.state["current"]
-        self._no_actions = np.zeros(actions, dtype=np.int8)
+        self._legal = np.zeros(actions, dtype=np.int8)  # the acting agent's mask, computed once per position
+        self._legal_view, self._no_actions = self._legal.view(), np.zeros(actions, dtype=np.int8)
+        self._legal_view.flags.writeable = self._no_actions.flags.writeable = False
         self._seeded = False
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
@@ -180,6 +189,7 @@ class raw_env(AECEnv):
         if self.engine.done[0]:  # possible only with hand sizes that leave no stock (B17)
             self._mark_episode_end()
         self.agent_selection = self.possible_agents[int(self._current[0])]
+        self._refresh_mask()
         if self.render_mode == "human":
             self.render()
 
@@ -209,6 +219,7 @@ class raw_env(AECEnv):
             self.agent_selection = self.possible_agents[(self.agent_name_mapping[agent] + 1) % len(self.possible_agents)]
         else:
             self.agent_selection = self.possible_agents[self._current[0]]
+        self._refresh_mask()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -227,6 +238,16 @@ class raw_env(AECEnv):
                                 "totals": r["totals"][:players].copy(), "end_reason": int(r["end_reason"]),
                                 "winner": int(r["winner"])}
 
+    def _refresh_mask(self) -> None:
+        """The legal actions of the position, computed once: ``observe`` copies them, and every agent's info
+        holds its ``action_mask`` as a read-only view (all zeros for an agent not to act, as in ``observe``)."""
+        np.copyto(self._legal, self.engine.legal_action_mask()[0])
+        if not self.action_mask_in_infos:
+            return
+        acting = None if self.engine.done[0] else self.possible_agents[int(self._current[0])]
+        for name in self.agents:
+            self.infos[name]["action_mask"] = self._legal_view if name == acting else self._no_actions
+
     # ------------------------------------------------------------------ views
     def last(self, observe: bool = True):
         self._check_started()
@@ -244,10 +265,7 @@ class raw_env(AECEnv):
         seat = self.agent_name_mapping[agent]
         self._seat[0] = seat
         observation = self.engine.observe(self._seat)[0].copy()
-        if seat == self._current[0]:
-            mask = self.engine.legal_action_mask()[0].copy()
-        else:
-            mask = self._no_actions.copy()
+        mask = self._legal.copy() if seat == self._current[0] else np.zeros_like(self._legal)
         return {"observation": observation, "action_mask": mask}
 
     def state(self) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The rami51 rules family (RULES.md §2, R1-R24, with the Lebanese "14", R21): its batch drivers, search
+"""The rami51 rules family (R1-R25, with the Lebanese "14", R21; docs/rules.md): its batch drivers, search
 buffers and search counters, as ``RummyEngine`` uses them."""
 
 from rummy_env.engine.rami51.search import search_buffers as work_buffers
