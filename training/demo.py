@@ -24,10 +24,10 @@ from rummy_env.training.ppo_selfplay import fresh_out_dir, load_config, make_env
 
 DEFAULT_CONFIG = "basic_2p"          # configs/ppo/basic_2p.toml, found by rummy_env.assets
 SHIPPED_CHECKPOINT = "basic_2p"      # checkpoints/basic_2p.pt
-EXPECTED = """What to expect: a few minutes of PPO from scratch (1.5M steps) learns enough to beat random play, but it
-wins only about one hand in ten against the heuristic (9.8% in an earlier run of this demo). Ten times longer
-(rummy train --config basic_2p, 15M steps, about an hour) reached 28.8%; the shipped ppo:basic_2p, cloned from the
-heuristic and then from a search (hours, checkpoints/README.md), is level with the heuristic (about 50%)."""
+EXPECTED = """What to expect: a few minutes of PPO from scratch (1.5M steps) learn to beat random play, but win only
+about one hand in ten against the heuristic (9.8% in the README's run of this demo). Ten times longer (rummy train
+--config basic_2p, 15M steps, about 40 minutes at the demo's speed) reached 28.8%; the shipped ppo:basic_2p, cloned
+from the heuristic and then from a search (recipes in checkpoints/README.md), is level with the heuristic."""
 
 
 def main() -> None:
@@ -44,7 +44,7 @@ def main() -> None:
         print(f"{args.out} holds an earlier run (kept): this one goes to {out}")
     args.out = out
     print(f"1. PPO self-play, {DEFAULT_CONFIG}, {args.steps:,} env steps -> {args.out}")
-    train(config, str(args.out))
+    train(config, str(args.out), progress=sys.stderr.isatty())  # a progress bar on a terminal, lines in a file
     print()
 
     specs = [f"ppo:{args.out / 'policy.pt'}"]
