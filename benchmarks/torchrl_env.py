@@ -2,8 +2,8 @@
 
 Both loops play uniformly random legal actions (``rummy_env.sampling.pick_legal_actions`` on the mask each env
 returns), ``B`` rows (1024), one thread, the same seed. ``RummyVectorEnv`` resets finished rows inside ``step``;
-``RummyTorchRLEnv`` (``rummy_env.envs.torchrl_env``) goes through TorchRL's own ``step_and_maybe_reset``, which
-builds the TensorDicts, checks the done keys and calls ``_reset`` on the rows that ended. The clock starts once
+the bare ``RummyTorchRLEnv`` (``rummy_env.envs.torchrl_env``) goes through its ``step_and_maybe_reset`` (what
+TorchRL's collectors call), which builds the TensorDicts and deals the rows that ended again in the same pass. The clock starts once
 every row has finished one whole hand (the steady state), and the two envs alternate in ``--rounds`` timed
 windows of ``--seconds`` each, so that a change of load touches both. The target (issue 30): the TorchRL env at
 ≥ 50% of ``RummyVectorEnv``'s steps/s at B = 1024. Last, for scale, TorchRL's own ``PettingZooWrapper`` over the

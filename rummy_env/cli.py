@@ -109,7 +109,7 @@ def replay(args: argparse.Namespace) -> int:
     if args.observer is not None and not 0 <= args.observer < len(names):
         raise ValueError(f"--observer must be a seat 0..{len(names) - 1}, got {args.observer}")
     if args.html:
-        path = replay_html.write_page(record, Path(args.html), title=args.title or Path(args.file).name,
+        path = replay_html.write_page(record, Path(args.html), title=args.title,
                                       observer=args.observer)
         print(f"wrote {path}: open it in a browser (arrow keys step through the moves)")
         if args.to is None:

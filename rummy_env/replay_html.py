@@ -106,7 +106,9 @@ def opening_count(snap: dict[str, Any], rules) -> dict[str, Any] | None:
 def hand_row(snap: dict[str, Any], rules, names: list[str], move: int) -> dict[str, Any]:
     """The score table's row of the hand that has just ended (``snap``: the position after its last move, where
     a game may have dealt the next hand already): how it ended, the bonuses in words, the scores and totals."""
-    ended = outcome(snap, names).split(";")[0].split(": ", 1)[-1].replace(cards.symbol(cards.JOKER), "JK")
+    hand_word = "round" if snap.get("ruleset") == "rami51" else "hand"  # outcome's line: "last hand: …; hand scores …"
+    line = outcome(snap, names).split("\n")[0]
+    ended = line.split(f"; {hand_word} scores ")[0].split(": ", 1)[-1].replace(cards.symbol(cards.JOKER), "JK")
     return {"move": move, "ended": ended, "bonus": bonus_words(snap, rules), "scores": snap["hand_scores"],
             "totals": snap["totals"]}
 
@@ -147,7 +149,7 @@ def freshness(frame: dict[str, Any], before: dict[str, Any] | None) -> dict[str,
         for k, card in enumerate(hand):
             if left[card]:
                 left[card] -= 1
-            else:
+            elif len(hand) > len(old):  # drawn or taken; a card shown where a back was is not new
                 fresh.append(k)
         hands.append(fresh)
     melds = {meld["slot"]: meld["cards"] for meld in before["table"]}

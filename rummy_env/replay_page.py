@@ -210,7 +210,7 @@ $("play").onclick = togglePlay;
 $("slider").oninput = (e) => { stop(); show(+e.target.value); };
 $("jump").onchange = (e) => { if (+e.target.value !== current) { stop(); show(+e.target.value); } };
 document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "INPUT") return;  // the slider and the move box handle their own keys
+  if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;  // they handle their own keys
   const step = { ArrowRight: 1, ArrowLeft: -1, PageDown: 10, PageUp: -10 }[e.key];
   if (step !== undefined) { stop(); show(current + step); e.preventDefault(); }
   else if (e.key === "Home") { stop(); show(0); e.preventDefault(); }

@@ -181,7 +181,8 @@ class TerminalGame:
         needed = rules.opening_points_needed(snap["taken"] is not None)
         tentative = [meld for meld in snap["table"] if meld.get("tentative")]
         pure = any(meld.get("pure") for meld in tentative)
-        lines = [f"opening: {turn['turn_points']} of {needed} points laid this turn · pure run: {'yes' if pure else 'no'}"]
+        run = f" · pure run: {'yes' if pure else 'no'}" if rules.opening_requires_pure_run else ""
+        lines = [f"opening: {turn['turn_points']} of {needed} points laid this turn{run}"]
         if tentative and not self.engine.is_legal(0, COMMIT):
             lines.append("COMMIT is not offered: " + self.engine.explain_illegal(0, COMMIT).split(": ", 1)[-1])
         return lines
@@ -273,22 +274,22 @@ class TerminalGame:
         print(paint(text) if self.colour else text, file=self.out, flush=True)
 
 
-RED, BOLD, RESET = "\x1b[31m", "\x1b[1m", "\x1b[0m"
+RED, DEFAULT_COLOUR, BOLD, RESET = "\x1b[31m", "\x1b[39m", "\x1b[1m", "\x1b[0m"
 RED_CARD = re.compile(r"(?:10|[2-9AJQK])[♥♦]")
 
 
 def wants_colour(out: TextIO) -> bool:
     """Colour on a real terminal only: not when the output is piped or a file, nor with ``NO_COLOR`` set
-    (no-color.org) or ``TERM=dumb``."""
+    (no-color.org: any non-empty value) or ``TERM=dumb``."""
     isatty = getattr(out, "isatty", None)
-    return bool(isatty and isatty()) and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
 def paint(text: str) -> str:
     """Red hearts and diamonds; the line of the player to act (``▶``) and the moves' header in bold."""
     lines = []
     for line in text.split("\n"):
-        line = RED_CARD.sub(lambda match: f"{RED}{match.group(0)}{RESET}", line)
+        line = RED_CARD.sub(lambda match: f"{RED}{match.group(0)}{DEFAULT_COLOUR}", line)  # keeps a bold line bold
         if line.startswith("▶") or line == "your moves:":
             line = f"{BOLD}{line}{RESET}"
         lines.append(line)

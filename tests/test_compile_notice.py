@@ -20,15 +20,15 @@ def _event(module: str, kind: event.EventStatus) -> event.Event:
 def test_a_long_compilation_is_announced_and_reported(monkeypatch, capsys):
     monkeypatch.setattr(compile_notice, "FIRST_NOTICE_S", 0.2)
     monkeypatch.setattr(compile_notice, "PROGRESS_EVERY_S", 0.6)
-    notice = compile_notice.CompileNotice("/tmp/cache-folder")
+    notice = compile_notice.CompileNotice("the cache in /tmp/cache-folder")
     notice.on_start(_event("rummy_env.engine.drivers", event.EventStatus.START))
     notice.on_start(_event("rummy_env.engine.common", event.EventStatus.START))  # a nested kernel
     time.sleep(2.2)
     notice.on_end(_event("rummy_env.engine.common", event.EventStatus.END))
     notice.on_end(_event("rummy_env.engine.drivers", event.EventStatus.END))
-    time.sleep(0.7)  # the watcher notices the end and stops
+    notice.watcher.join(5)  # the watcher notices the end and stops
     err = capsys.readouterr().err.splitlines()
-    assert err[0].startswith("rummy_env: compiling its kernels") and "/tmp/cache-folder" in err[0]
+    assert err[0].startswith("rummy_env: compiling its kernels") and "the cache in /tmp/cache-folder" in err[0]
     assert "minute" in err[0]
     assert len(err) >= 2 and all(line.startswith("rummy_env: still compiling (") for line in err[1:]), err
     assert "2 kernels" in err[-1]
@@ -57,3 +57,5 @@ def test_the_notice_is_installed_unless_silenced(monkeypatch):
     monkeypatch.delenv("RUMMY_ENV_COMPILE_NOTICE")
     compile_notice.install("folder")
     assert installed[0][0] == "numba:compile" and isinstance(installed[0][1], compile_notice.CompileNotice)
+    compile_notice.install(None)  # no writable cache: still said, and that they compile in every run
+    assert "every run" in installed[1][1].folder

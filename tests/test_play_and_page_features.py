@@ -53,7 +53,9 @@ def test_colour_on_a_terminal_only(monkeypatch):
     out = Terminal()
     game, _ = game_on(out, episode="hand", max_turns_per_round=6)
     assert game.run() == 0 and "\x1b[" not in out.getvalue()
-    assert tg.paint("7♥ 8♠ 10♦") == "\x1b[31m7♥\x1b[0m 8♠ \x1b[31m10♦\x1b[0m"
+    assert tg.paint("7♥ 8♠ 10♦") == "\x1b[31m7♥\x1b[39m 8♠ \x1b[31m10♦\x1b[39m"
+    monkeypatch.setenv("NO_COLOR", "")  # no-color.org: only a non-empty value turns colour off
+    assert tg.wants_colour(Terminal())
 
 
 def test_the_whole_table_once_per_turn_then_what_changed():
@@ -113,7 +115,7 @@ def test_rami51_counts_toward_the_opening_and_says_why_no_commit(tmp_path):
     assert not engine.is_legal(0, COMMIT)
 
 
-def test_auto_forced_is_an_option_of_rummy_play(tmp_path):
+def test_auto_forced_is_an_option_of_rummy_play_and_piped_output_has_no_colour(tmp_path):
     run = subprocess.run([sys.executable, "-m", "rummy_env", "play", "--rules", "gin", "--episode", "hand", "--seed", "2",
                           "--auto-forced", "--save", str(tmp_path / "g.json")], input="1\n" * 300 + "q\n",
                          capture_output=True, text=True, timeout=300)

@@ -220,7 +220,7 @@ def test_the_page_marks_changes_scores_hands_and_plays_at_a_chosen_speed(tmp_pat
         page.keyboard.press("End")
         rows = page.locator("#scores tbody tr")
         assert rows.count() == len(data["hands"]) >= 2
-        assert "(heuristic (player_1))" not in page.locator("#scores thead").inner_text()
+        assert "heuristic (player_1) (total)" in page.locator("#scores thead").inner_text()
         assert page.locator("#moves li.hand-start").count() == len(data["hands"])
         assert page.locator("#moves li.hand-start").nth(1).get_attribute("data-label") == "hand 2"
         page.keyboard.press("Home")

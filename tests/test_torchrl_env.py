@@ -89,8 +89,10 @@ def test_the_fast_step_and_reset_is_torchrls_own(opponent):
         step_generic, td_generic = EnvBase.step_and_maybe_reset(generic, td_generic)
         for key in ("observation", "action_mask", "current_player", "reward", "done", "terminated", "truncated"):
             assert torch.equal(step_fast["next", key], step_generic["next", key]), key
-        for key in ("observation", "action_mask", "current_player", "done"):
-            assert torch.equal(td_fast[key], td_generic[key]), key
+        assert set(td_fast.keys(True, True)) == set(td_generic.keys(True, True))  # the action kept, as step_mdp does
+        for key in td_generic.keys(True, True):  # the action left in the root is the next policy call's to
+            if key != "action":                  # overwrite (TorchRL's generic path does not keep it as taken)
+                assert torch.equal(td_fast[key], td_generic[key]), key
         ended += int(step_fast["next", "done"].sum())
     assert ended > rows
 
@@ -127,3 +129,21 @@ def test_bad_input_is_refused():
     with pytest.raises(ValueError) as refused:
         env.step(td)
     assert type(refused.value).__name__ == "IllegalActionError" and str(refused.value)
+
+
+def test_a_seed_set_midway_waits_for_a_full_reset():
+    """``set_seed`` between steps must not re-deal rows that TorchRL does not reset (their tensors would go
+    stale): partial resets deal only the ``"_reset"`` rows; the next full reset deals from the seed."""
+    rows, rng = 6, np.random.default_rng(4)
+    env = TransformedEnv(RummyTorchRLEnv(rows, "basic", seed=1, max_turns_per_round=6), ActionMask())
+    td = env.reset()
+    env.set_seed(9)
+    for _ in range(60):
+        td["action"] = torch.from_numpy(_pick(td["action_mask"].numpy(), rng))
+        _, td = env.step_and_maybe_reset(td)  # an illegal action from a stale mask would raise
+        engine_mask = env.base_env.engine.legal_action_mask().astype(bool)
+        assert np.array_equal(td["action_mask"].numpy(), engine_mask)
+    env.set_seed(9)
+    first = env.reset()["observation"].clone()
+    env.set_seed(9)
+    assert torch.equal(env.reset()["observation"], first)

@@ -1,6 +1,6 @@
-"""Says on stderr that kernels are being compiled, while they are: the first run after installing or upgrading
-the package compiles them for this machine (about a minute for basic and gin, about five for rami51 on two cores)
-and caches them (``rummy_env.engine.jit``), and a command must not sit silent meanwhile.
+"""Says on stderr that kernels are being compiled, while they are: the first run after installing, upgrading or
+editing the package compiles them for this machine (about half a minute to a minute for basic and gin, about five
+for rami51 on two cores) and caches them (``rummy_env.engine.jit``), and a command must not sit silent meanwhile.
 
 A numba listener sees each compilation of a ``rummy_env`` kernel that the cache did not hold. Once such
 compilations have run for ``FIRST_NOTICE_S`` seconds (a small new specialization says nothing), one line
@@ -18,8 +18,8 @@ import time
 from numba.core import event
 
 FIRST_NOTICE_S, PROGRESS_EVERY_S = 2.0, 30.0
-NOTICE = ("rummy_env: compiling its kernels for this machine, once after installing or upgrading (about 1 minute for "
-          "basic and gin, about 5 for rami51 on 2 cores); later runs load them from the cache in {folder}")
+NOTICE = ("rummy_env: compiling its kernels for this machine, once after installing, upgrading or editing the package "
+          "(about 1 minute for basic and gin, about 5 for rami51 on 2 cores); later runs load them from {folder}")
 
 
 class CompileNotice(event.Listener):
@@ -78,13 +78,16 @@ class CompileNotice(event.Listener):
 
     @staticmethod
     def say(line: str) -> None:
+        if sys.stderr is None:  # no stderr (pythonw): nobody to tell, and print(file=None) would go to stdout
+            return
         try:
             print(line, file=sys.stderr, flush=True)
         except (OSError, ValueError):  # stderr closed: nobody to tell
             pass
 
 
-def install(folder: str) -> None:
+def install(folder: str | None) -> None:
     """Listen to numba's compilations (unless ``RUMMY_ENV_COMPILE_NOTICE=0``)."""
     if os.environ.get("RUMMY_ENV_COMPILE_NOTICE", "1") != "0":
-        event.register("numba:compile", CompileNotice(folder))
+        event.register("numba:compile", CompileNotice(f"the cache in {folder}" if folder else
+                                                      "nowhere: no writable cache folder, they compile in every run"))

@@ -45,6 +45,7 @@ def _configure_cache() -> None:
             if stale != folder and time.time() - stale.stat().st_mtime > 7 * 86400:
                 shutil.rmtree(stale, ignore_errors=True)
     except OSError:
+        compile_notice.install(None)
         return  # no writable cache: numba compiles in memory
     numba.config.CACHE_DIR = str(folder)
     compile_notice.install(str(folder))

@@ -23,8 +23,8 @@ Every agent's ``info`` holds numbers and arrays only (clients such as TorchRL tu
 tensors): ``phase`` (an int code), ``hand_scores`` and ``totals`` (float64 arrays ``(P,)``; after a
 hand or game ends, the final scores), ``end_reason`` (an int code) and ``winner`` (the seat that went
 out in the last finished hand, -1 for none) and ``action_mask`` (the agent's legal actions, as in its
-observation: a read-only view, refreshed at each step, for libraries that read the mask from the infos,
-such as AgileRL; ``action_mask_in_infos=False`` leaves it out, for TorchRL's ``PettingZooWrapper``, which
+observation: a read-only view of one array that the next step overwrites, so copy it to keep it; for
+libraries that read the mask from the infos, such as AgileRL; ``action_mask_in_infos=False`` leaves it out, for TorchRL's ``PettingZooWrapper``, which
 fails when the mask is in both places). The code tables are ``rummy_env.PHASE_NAMES`` and
 ``rummy_env.END_NAMES`` (``PHASE_NAMES[info["phase"]]`` is the name):
 
@@ -60,7 +60,9 @@ Version History
 - v0 (rummy_env 0.1.0): initial release: rulesets basic and rami51 (with the Lebanese "14").
   Unreleased, same version (games and rewards unchanged): infos hold numbers and arrays only, and
   ``render_observer`` renders one player's view; ruleset gin (presets ``gin``, ``gin_openspiel``,
-  ``gin_rlcard``), whose phase and end codes extend the tables above. CHANGELOG.md lists every change.
+  ``gin_rlcard``), whose phase and end codes extend the tables above; ``action_mask`` in every agent's info
+  (``action_mask_in_infos=False`` leaves it out, for TorchRL's ``PettingZooWrapper``). CHANGELOG.md lists every
+  change.
 """
 
 from __future__ import annotations

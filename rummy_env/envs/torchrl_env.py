@@ -39,9 +39,13 @@ Two ways to play, chosen by ``opponent``:
   opponents move inside the step, so every row is a single-agent problem and TorchRL's losses apply as they are.
 
 Rows end independently: TorchRL resets the finished ones (``step_and_maybe_reset``, collectors,
-``rollout(break_when_any_done=False)``) through ``_reset`` with the ``"_reset"`` mask. The tensors returned are
+``rollout(break_when_any_done=False)``) through ``_reset`` with the ``"_reset"`` mask; the env's own
+``step_and_maybe_reset`` does the step and those resets in one pass over the engine (a ``TransformedEnv``
+takes TorchRL's slower generic path: give the bare env to a collector, and ``ActionMask`` only where random
+actions are drawn, as ``check_env_specs`` does). The tensors returned are
 one copy of the engine's buffers (no conversion layer): int8 observations, a bool view of the int8 mask.
-``set_seed(seed)`` seeds the next reset (the same deals as ``RummyVectorEnv(seed=seed)``). An illegal action
+``set_seed(seed)`` seeds the next full reset (the same deals as ``RummyVectorEnv(seed=seed)``); rows reset
+one by one meanwhile draw on from the current seed stream. An illegal action
 raises ``ValueError`` saying why; the ``ActionMask`` transform keeps TorchRL's random actions legal.
 """
 
@@ -95,12 +99,13 @@ class RummyTorchRLEnv(EnvBase):
     # ------------------------------------------------------------------ TorchRL's hooks
     def _reset(self, tensordict: TensorDictBase | None = None, **kwargs) -> TensorDictBase:
         rows = np.ones(self.batch_size[0], dtype=np.bool_)
-        if self._seed is not None or not self._started:  # every row dealt from the seed (or a fresh one)
+        if tensordict is not None and "_reset" in tensordict.keys():
+            rows = tensordict.get("_reset").reshape(-1).numpy().astype(np.bool_)
+        if not self._started or (rows.all() and self._seed is not None):  # a seed set applies to a full reset
+            rows[:] = True
             self._deal(rows, self._seed, first=True)
             self._seed, self._started = None, True
-        else:
-            if tensordict is not None and "_reset" in tensordict.keys():
-                rows = tensordict.get("_reset").reshape(-1).numpy().astype(np.bool_)
+        else:  # the rows TorchRL resets, and only those (a pending seed waits for a full reset)
             self._deal(rows)
         return self._tensors(*self._arrays(), np.zeros(self.batch_size[0], dtype=np.bool_))
 
@@ -116,19 +121,25 @@ class RummyTorchRLEnv(EnvBase):
         """TorchRL's ``step`` then the reset of the rows that ended, in one pass over the engine: the ended
         rows' last observations are kept, the rows dealt again, and every row observed once (TorchRL's own
         ``step_and_maybe_reset`` observes twice and merges the reset rows with ``torch.where``, which cost about
-        three quarters of a basic step at B = 1024). ``tensordict["next"]`` and the returned root are what the
-        generic path gives (``tests/test_torchrl_env.py`` checks both against ``RummyVectorEnv``)."""
+        three quarters of a basic step at B = 1024). ``tensordict["next"]`` and the returned root hold what the
+        generic path's do: the root keeps the input's other entries (the action, a policy's outputs), as
+        ``step_mdp`` does (``tests/test_torchrl_env.py`` checks both paths key by key and against
+        ``RummyVectorEnv``). A ``TransformedEnv`` does not call this method: it takes TorchRL's generic path."""
         rewards, done, cut, actors = self._advance(tensordict)
         rows = np.flatnonzero(done)
         if rows.size:
             final = self.engine.observe_records(self.engine.state[rows], actors[rows])
             self._deal(done)
         observation, mask, seats = self._arrays()
-        root = self._tensors(observation, mask, seats, np.zeros_like(done))
+        root = tensordict.exclude("next", "reward", "_reset").update(
+            self._tensors(observation, mask, seats, np.zeros_like(done)))
         if rows.size:
             observation, mask, seats = observation.copy(), mask.copy(), seats.copy()
             observation[rows], mask[rows], seats[rows] = final, 0, actors[rows]
-        tensordict.set("next", self._tensors(observation, mask, seats, done, cut, rewards))
+        after = self._tensors(observation, mask, seats, done, cut, rewards)
+        if "next" in tensordict.keys():  # entries a policy put there are kept, as ``EnvBase.step`` does
+            after = tensordict.get("next").update(after)
+        tensordict.set("next", after)
         return tensordict, root
 
     def _set_seed(self, seed: int | None) -> None:
