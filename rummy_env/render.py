@@ -136,20 +136,36 @@ def outcome(snap: dict[str, Any], names: Sequence[str]) -> str:
     if snap["hands_played"] == 0 and snap["end_reason"] == "none":
         return ""
     hand_word = "round" if snap.get("ruleset") == "rami51" else "hand"
-    if snap["end_reason"] == "illegal_action":
-        text = f"{names[snap['illegal_by']]} made an illegal action; the game is over"
-    elif "gin" in snap:
-        text = _gin_outcome(snap, names)
-    elif snap["winner"] is not None:
-        text = f"{names[snap['winner']]} went out{' (rummy!)' if snap['rummy'] else ''}"
-    else:
-        text = f"dead {hand_word} ({snap['end_reason']})"
+    text = hand_end(snap, names)
     scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(snap["hand_scores"]))
     totals = ", ".join(f"{names[seat]} {total}" for seat, total in enumerate(snap["totals"]))
     lines = [f"last {hand_word}: {text}; {hand_word} scores {scores}; totals {totals}"]
     if snap["phase"] == "game_over" and snap["game_winners"]:
         lines.append("game over: winner(s) " + ", ".join(names[seat] for seat in snap["game_winners"]))
     return "\n".join(lines)
+
+
+def hand_end(snap: dict[str, Any], names: Sequence[str]) -> str:
+    """How the last finished hand ended, in words (``outcome``'s first part; the replay's score table)."""
+    if snap["end_reason"] == "illegal_action":
+        return f"{names[snap['illegal_by']]} made an illegal action; the game is over"
+    if "gin" in snap:
+        return _gin_outcome(snap, names)
+    if snap["winner"] is not None:
+        return f"{names[snap['winner']]} went out{' (rummy!)' if snap['rummy'] else ''}"
+    return f"dead {'round' if snap.get('ruleset') == 'rami51' else 'hand'} ({snap['end_reason']})"
+
+
+def opening_count(snap: dict[str, Any], rules) -> dict[str, Any] | None:
+    """rami51, while the player to act has not opened and is playing: the points laid this turn toward the
+    opening, the points it needs, and whether a pure run is among the plays (None when the rules ask for
+    none; R11.1, R11.2). The terminal game and the replay page both show it."""
+    if snap.get("ruleset") != "rami51" or snap["phase"] != "play" or snap["opened"][snap["current"]]:
+        return None
+    tentative = [meld for meld in snap["table"] if meld.get("tentative")]
+    pure = any(meld.get("pure") for meld in tentative) if rules.opening_requires_pure_run else None
+    return {"points": snap["turn_state"]["turn_points"], "needed": rules.opening_points_needed(snap["taken"] is not None),
+            "pure": pure, "tentative": bool(tentative)}
 
 
 def _gin_outcome(snap: dict[str, Any], names: Sequence[str]) -> str:

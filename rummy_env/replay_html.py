@@ -29,7 +29,7 @@ from typing import Any, Iterator
 from rummy_env import cards
 from rummy_env.engine import RummyEngine
 from rummy_env.records import GameRecord
-from rummy_env.render import describe_action, is_live, meld_in_order, outcome, seat_names
+from rummy_env.render import describe_action, hand_end, is_live, meld_in_order, opening_count, outcome, seat_names
 from rummy_env.replay_page import PAGE, SCRIPT, STYLE
 
 PILE_SHOWN = 12
@@ -93,22 +93,10 @@ def page_frame(snap: dict[str, Any], names: list[str], rules, observer: int | No
     }
 
 
-def opening_count(snap: dict[str, Any], rules) -> dict[str, Any] | None:
-    """rami51, while the player to act has not opened and is playing: the points laid this turn toward the
-    opening, the points it needs and whether a pure run is among the plays (R11.1, R11.2)."""
-    if snap.get("ruleset") != "rami51" or snap["phase"] != "play" or snap["opened"][snap["current"]]:
-        return None
-    tentative = [meld for meld in snap["table"] if meld.get("tentative")]
-    return {"points": snap["turn_state"]["turn_points"], "needed": rules.opening_points_needed(snap["taken"] is not None),
-            "pure": any(meld.get("pure") for meld in tentative)}
-
-
 def hand_row(snap: dict[str, Any], rules, names: list[str], move: int) -> dict[str, Any]:
     """The score table's row of the hand that has just ended (``snap``: the position after its last move, where
     a game may have dealt the next hand already): how it ended, the bonuses in words, the scores and totals."""
-    hand_word = "round" if snap.get("ruleset") == "rami51" else "hand"  # outcome's line: "last hand: …; hand scores …"
-    line = outcome(snap, names).split("\n")[0]
-    ended = line.split(f"; {hand_word} scores ")[0].split(": ", 1)[-1].replace(cards.symbol(cards.JOKER), "JK")
+    ended = hand_end(snap, names).replace(cards.symbol(cards.JOKER), "JK")
     return {"move": move, "ended": ended, "bonus": bonus_words(snap, rules), "scores": snap["hand_scores"],
             "totals": snap["totals"]}
 

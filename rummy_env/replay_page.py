@@ -137,7 +137,7 @@ function show(k) {
   const f = data.frames[current];
   const toAct = f.current === null ? "—" : data.labels[f.current];
   const opening = f.opening ? " · opening " + f.opening.points + " / " + f.opening.needed + " points" +
-    (f.opening.pure ? ", pure run laid" : ", no pure run yet") : "";
+    (f.opening.pure === null ? "" : f.opening.pure ? ", pure run laid" : ", no pure run yet") : "";
   $("status").textContent = data.round_word + " " + f.hand + " · turn " + f.turn + " · phase " + f.phase +
     " · dealer " + data.labels[f.dealer] + " · to act " + toAct + (f.taken ? " · taken from the pile: " + symbol(f.taken) : "") + opening;
   $("stock").textContent = f.stock;

@@ -39,7 +39,7 @@ import numpy as np
 from rummy_env import cards
 from rummy_env.actions import COMMIT, TAKE_BACK, UNDO
 from rummy_env.records import GameRecord
-from rummy_env.render import describe, describe_action, outcome
+from rummy_env.render import describe, describe_action, opening_count, outcome
 
 HELP = """commands: a move's number · d CARD (discard, e.g. d 7H or d 10♠) · u (undo, rami51) · t (take the turn back,
           rami51, R25) · v (show the table) · s [FILE] (save the game record) · q (save and quit) · h (this help)"""
@@ -175,15 +175,12 @@ class TerminalGame:
     def opening_lines(self, snap: dict[str, Any]) -> list[str]:
         """rami51, while the person has not opened and is playing: the points laid toward the opening, the pure
         run, and why COMMIT is not offered when plays are on the table (R11.1, R11.2, R11.5)."""
-        if snap.get("ruleset") != "rami51" or snap["opened"][self.human] or snap["phase"] != "play":
+        count = opening_count(snap, self.engine.rules)
+        if count is None or snap["current"] != self.human:
             return []
-        rules, turn = self.engine.rules, snap["turn_state"]
-        needed = rules.opening_points_needed(snap["taken"] is not None)
-        tentative = [meld for meld in snap["table"] if meld.get("tentative")]
-        pure = any(meld.get("pure") for meld in tentative)
-        run = f" · pure run: {'yes' if pure else 'no'}" if rules.opening_requires_pure_run else ""
-        lines = [f"opening: {turn['turn_points']} of {needed} points laid this turn{run}"]
-        if tentative and not self.engine.is_legal(0, COMMIT):
+        run = "" if count["pure"] is None else f" · pure run: {'yes' if count['pure'] else 'no'}"
+        lines = [f"opening: {count['points']} of {count['needed']} points laid this turn{run}"]
+        if count["tentative"] and not self.engine.is_legal(0, COMMIT):
             lines.append("COMMIT is not offered: " + self.engine.explain_illegal(0, COMMIT).split(": ", 1)[-1])
         return lines
 
