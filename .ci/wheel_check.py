@@ -2,6 +2,8 @@
 
     python wheel_check.py base    # the wheel without extras: the envs, the assets, a clear message for ppo:
     python wheel_check.py train   # with the train extra: the shipped checkpoints load and play
+    python wheel_check.py libraries GUIDE   # with the interop and openspiel extras: the TorchRL env, the OpenSpiel
+                                            # games and every python block of the libraries guide
 """
 
 from __future__ import annotations
@@ -61,5 +63,37 @@ def train() -> None:
     check(load_config("basic_2p").num_envs == 1024, "ppo_selfplay finds its default config without the repository")
 
 
+def libraries(guide: str) -> None:
+    """The native TorchRL env, the OpenSpiel games and the OpenSpiel ISMCTS agent, then every python block of
+    ``docs/guides/libraries.md`` (those that start ``# needs: MODULE`` where MODULE is installed), all run here."""
+    import re
+    import subprocess
+
+    import pyspiel
+    from torchrl.envs import ActionMask, TransformedEnv
+    from torchrl.envs.utils import check_env_specs
+
+    import rummy_env.openspiel  # noqa: F401
+    from rummy_env.envs.torchrl_env import RummyTorchRLEnv
+
+    check_env_specs(TransformedEnv(RummyTorchRLEnv(8, "rami51", num_players=3, seed=0), ActionMask()))
+    check(True, "RummyTorchRLEnv passes TorchRL's check_env_specs")
+    for name in ("rummy_basic", "rummy_rami51", "rummy_lebanese14", "rummy_gin"):
+        pyspiel.random_sim_test(pyspiel.load_game(name, {"max_turns_per_round": 40}), num_sims=1, serialize=True,
+                                verbose=False)
+    check(True, "the OpenSpiel games pass pyspiel.random_sim_test")
+    check(type(make_agent("openspiel_ismcts:simulations=10", make_rules("basic"))).__name__ == "OpenSpielISMCTSAgent",
+          "agent openspiel_ismcts")
+    text = Path(guide).read_text(encoding="utf-8")
+    for number, code in enumerate(re.findall(r"^```python\n(.*?)^```", text, flags=re.S | re.M)):
+        needs = re.match(r"# needs: ([\w.]+)", code)
+        if needs and importlib.util.find_spec(needs.group(1).split(".")[0]) is None:
+            print(f"skipped: libraries guide block {number} (needs {needs.group(1)})")
+            continue
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+        check(run.returncode == 0, f"libraries guide block {number} runs from the wheel" +
+              ("" if run.returncode == 0 else f":\n{run.stderr[-2000:]}"))
+
+
 if __name__ == "__main__":
-    {"base": base, "train": train}[sys.argv[1]]()
+    {"base": base, "train": train, "libraries": libraries}[sys.argv[1]](*sys.argv[2:])

@@ -19,6 +19,9 @@ spec                   agent
                        a colon, ``pimc:worlds=256,belief=model`` (``agents/pimc_agent.py``)
 ``ismcts``             ``ISMCTSAgent``: single-observer information-set MCTS,
                        ``ismcts:iterations=2000`` (``agents/ismcts_agent.py``)
+``openspiel_ismcts``   ``OpenSpielISMCTSAgent``: OpenSpiel's own ISMCTS bot searching the OpenSpiel game of the
+                       rules (``rummy_env.openspiel``), ``openspiel_ismcts:simulations=200`` (the ``openspiel``
+                       extra; ``agents/openspiel_ismcts.py``)
 ``pimc-oracle``,       the same searches seeing the other hands (a ceiling, not a fair agent);
 ``ismcts-oracle``      they take the same options
 =====================  ==========================================================================
@@ -50,7 +53,7 @@ from rummy_env.rules import RummyRules
 BASELINES = {"random": lambda rules: RandomAgent(), "greedy": GreedyAgent, "heuristic": HeuristicAgent,
              "lookahead": GinLookaheadAgent}
 KINDS = ("random", "greedy", "heuristic", "lookahead", "openspiel_bot", "ppo:PATH", "ppo:NAME", "sb3:PATH", "rllib:PATH",
-         "pimc", "pimc-oracle", "ismcts", "ismcts-oracle", "pimc:OPTIONS")
+         "pimc", "pimc-oracle", "ismcts", "ismcts-oracle", "pimc:OPTIONS", "openspiel_ismcts:OPTIONS")
 SEARCHES = ("pimc", "pimc-oracle", "ismcts", "ismcts-oracle")
 
 
@@ -67,6 +70,11 @@ def make_agent(spec: str, rules: RummyRules) -> Policy:
             return OpenSpielBotAgent(rules)
     if kind in SEARCHES:
         return _search_agent(kind, path, rules)
+    if kind == "openspiel_ismcts":
+        with needs_extra("openspiel", f"agent {spec!r}"):
+            from rummy_env.agents.openspiel_ismcts import make
+
+        return make(path, rules)
     if kind == "ppo" and path:
         with needs_extra("train", f"agent {spec!r}"):
             from rummy_env.agents.ppo_agent import PPOAgent

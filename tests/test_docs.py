@@ -1,5 +1,6 @@
 """The documentation: every python block of README.md and of the guides runs as written (each in a
-fresh interpreter, from the repository root; the snippets are written to be cheap), and the
+fresh interpreter, from the repository root; the snippets are written to be cheap; a block that starts with
+``# needs: MODULE`` is skipped, saying so, where that optional library is not installed), and the
 documentation site (docs/, Sphinx with the API reference from the docstrings) builds strictly."""
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ def kernel_cache() -> dict[str, str]:
 
 @pytest.mark.parametrize("path, number, code", SNIPPETS, ids=[f"{p.relative_to(ROOT)}#{k}" for p, k, _ in SNIPPETS])
 def test_every_python_snippet_runs_as_written(path, number, code, tmp_path):
+    needs = re.match(r"# needs: ([\w.]+)(.*)", code)  # a block for an optional library: skipped without it, saying so
+    if needs:
+        pytest.importorskip(needs.group(1), reason=f"{path.name} python block {number} needs {needs.group(1)}{needs.group(2)}")
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600,
                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "OMP_NUM_THREADS": "1",
                               "NUMBA_NUM_THREADS": "2", "MPLBACKEND": "Agg", **kernel_cache()})

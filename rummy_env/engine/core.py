@@ -335,6 +335,21 @@ class RummyEngine:
         row = self._row(row)
         return snapshot(self.rules, self.state[row], self.undo_copies[row])
 
+    def put(self, row: int, record: np.ndarray, undo: np.ndarray) -> None:
+        """Put a game record and its UNDO copy, as they are, into ``row``: one-record arrays of this engine's
+        record type (``engine.state[r:r + 1]`` and ``engine.undo_copies[r:r + 1]``, of this or another engine
+        of the same rules), copied byte for byte. Nothing is checked but their type: ``load`` checks a position
+        written by hand."""
+        row = self._row(row)
+        for name, source in (("record", record), ("undo", undo)):
+            if not isinstance(source, np.ndarray) or source.dtype != self.state.dtype or source.shape != (1,):
+                raise ValueError(f"{name} must be a one-record array of these rules' records (engine.state[r:r + 1]), "
+                                 f"got {type(source).__name__} {getattr(source, 'shape', '')}")
+        self.state[row:row + 1].view(np.uint8)[:] = record.view(np.uint8)
+        self.undo_copies[row:row + 1].view(np.uint8)[:] = undo.view(np.uint8)
+        self._mask_is_current = False
+        self._has_reset = True
+
     def load(self, row: int, position: dict[str, Any]) -> None:
         """Put a position (a ``snapshot`` or a partial one written by hand) into ``row``; a position that is
         not valid raises ``ValueError`` and leaves the row as it was."""
