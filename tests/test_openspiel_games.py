@@ -242,3 +242,27 @@ def test_openspiels_ismcts_plays_in_the_arena():
     result = play_match(rules, [agent, make_agent("heuristic", rules)], ["openspiel_ismcts", "heuristic"], games=2,
                         seed=0)
     assert result.games == 2 and result.decisions[0] > 0
+
+
+@pytest.mark.parametrize("agent", ["heuristic", "random"])
+def test_our_agents_play_openspiels_own_gin_rummy_as_bots(agent):
+    """``AgentBot``: our agent, as a ``pyspiel.Bot``, plays OpenSpiel's ``gin_rummy`` against OpenSpiel's simple bot,
+    every action legal there; at each of its decisions our mirror of the position offers OpenSpiel's legal set."""
+    from rummy_env.agents.openspiel_gin_bot import AgentBot
+
+    game = pyspiel.load_game("gin_rummy")
+    rng = np.random.default_rng(4)
+    decisions = 0
+    for hand in range(4):
+        seat = hand % 2
+        bots = {seat: AgentBot(agent, seed=hand),
+                1 - seat: pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - seat)}
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+                continue
+            decisions += state.current_player() == seat
+            state.apply_action_with_legality_check(bots[state.current_player()].step(state))
+    assert decisions > 20
