@@ -26,8 +26,9 @@ from rummy_env.agents.base import InputCheck
 from rummy_env.agents.search import ROLLOUT_CAP, parse_options
 from rummy_env.engine.config import kernel_config
 from rummy_env.engine.families import family
-from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, policy_module
-from rummy_env.engine.state import PHASE_GAME_OVER, PHASE_HAND_OVER
+from rummy_env.engine.drivers import done_rows
+from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, hand_won, policy_module
+from rummy_env.engine.state import state_dtype
 from rummy_env.openspiel import game_for_rules
 from rummy_env.rules import RummyRules
 
@@ -47,18 +48,18 @@ class CompiledRollouts(mcts.Evaluator):
         self.codes = np.full((1, rules.num_players), POLICY_CODES[rollout], dtype=np.int64)
         self.rng = np.random.default_rng(seed)
         self.steps = np.zeros(1, dtype=np.int64)
-        self.work = None
+        self.done = np.zeros(1, dtype=np.bool_)
+        self.work = family(rules.ruleset).work_buffers(1, state_dtype(rules))
 
     def evaluate(self, state) -> np.ndarray:
         record, undo = state.record.copy(), state.undo.copy()
-        if self.work is None:
-            self.work = family(self.rules.ruleset).work_buffers(1, record.dtype)
         prng = self.rng.integers(1, 2**63, size=1, dtype=np.int64).astype(np.uint64)
         self.kernels.play_out_rows(record, undo, self.codes, prng, self.work, self.tables, self.cfgs, ROLLOUT_CAP,
                                    self.steps)
-        if int(record["phase"][0]) not in (PHASE_HAND_OVER, PHASE_GAME_OVER):  # cut at ROLLOUT_CAP: no winner
+        done_rows(record, self.cfgs, self.done)
+        if not self.done[0]:  # cut at ROLLOUT_CAP: no winner
             return np.zeros(self.rules.num_players)
-        return win_shares(record[0], self.rules)
+        return win_shares([hand_won(record[0], seat, self.cfgs[0]) for seat in range(self.rules.num_players)])
 
     def prior(self, state):
         if state.is_chance_node():
@@ -67,14 +68,11 @@ class CompiledRollouts(mcts.Evaluator):
         return [(action, 1.0 / len(legal)) for action in legal]
 
 
-def win_shares(record, rules: RummyRules) -> np.ndarray:
-    """Each seat's centred win share of a finished hand, ``(P w_q / winners - 1) / (P - 1)`` (0 for all when
-    nobody won): the winner went out (penalty scoring) or was credited points."""
-    players = rules.num_players
-    if rules.is_penalty_scoring:
-        won = np.arange(players) == int(record["winner"])
-    else:
-        won = record["hand_scores"][:players] > 0
+def win_shares(won) -> np.ndarray:
+    """Each seat's centred win share of a finished hand, ``(P w_q / winners - 1) / (P - 1)``, from whether each
+    seat won it (``rummy_env.engine.rollout.hand_won``); 0 for all when nobody won."""
+    won = np.asarray(won, dtype=np.float64)
+    players = len(won)
     if not won.any():
         return np.zeros(players)
     return (players * won / won.sum() - 1.0) / (players - 1)

@@ -22,9 +22,10 @@ import pyspiel
 
 from rummy_env import cards
 from rummy_env.engine import RummyEngine
+from rummy_env.engine.drivers import done_rows
 from rummy_env.engine.families import family
 from rummy_env.engine.positions import snapshot
-from rummy_env.engine.state import PHASE_GAME_OVER, PHASE_HAND_OVER, state_dtype
+from rummy_env.engine.state import state_dtype
 from rummy_env.observations import ObservationLayout
 from rummy_env.render import describe
 from rummy_env.rules import PRESETS, RummyRules
@@ -126,6 +127,7 @@ class RummyGame(pyspiel.Game):
         self.dtype = state_dtype(rules)
         self.turn_copy = family(rules.ruleset).TURN_COPY  # the UNDO copy is restored (rami51), not stale
         self.types = rules.num_card_types
+        self._done = np.zeros(1, dtype=np.bool_)  # engine_done's answer
         bound = utility_bound(rules)
         hand_cap = rules.deck_size
         info = pyspiel.GameInfo(
@@ -177,8 +179,9 @@ class RummyGame(pyspiel.Game):
         return np.flatnonzero(engine.legal_action_mask()[0]).tolist()
 
     def engine_done(self, record: np.ndarray) -> bool:
-        """Whether the hand of a one-record array is over."""
-        return int(record["phase"][0]) in (PHASE_HAND_OVER, PHASE_GAME_OVER)
+        """Whether the hand of a one-record array is over (the engine's own ``done``)."""
+        done_rows(record, self.engine.cfgs, self._done)
+        return bool(self._done[0])
 
     def observation_text(self, state, seat: int) -> str:
         """What ``seat`` sees now, in words (``rummy_env.render.describe`` from its seat)."""
