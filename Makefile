@@ -1,13 +1,15 @@
 # Two commands do all the set-up on a fresh machine: `make demo` and `make test`.
-# Each creates (or reuses) the virtual environment .venv; `make bench` adds .venv-bench for the anchors.
+# Each creates (or reuses) the virtual environment .venv; `make bench` adds .venv-bench for the anchors and
+# `make test-agilerl` .venv-agilerl (AgileRL pins tensordict 0.13, which TorchRL 0.14 in .venv does not take).
 PYTHON ?= python3
 VENV := .venv
 BENCH_VENV := .venv-bench
+AGILERL_VENV := .venv-agilerl
 PY := $(VENV)/bin/python
 ANCHORS := pettingzoo==1.26.1 rlcard==1.2.0 open_spiel==2.0.2 numpy pygame-ce
 TEST_ARGS ?= -n 2
 
-.PHONY: demo test test-all test-wheel bench league watch docs clean
+.PHONY: demo test test-all test-wheel test-agilerl bench league watch docs clean
 
 # torch is pinned first to the CPU build that pip finds on this kind of machine; pyproject.toml keeps
 # a range, so users elsewhere are not pinned.
@@ -32,6 +34,14 @@ $(BENCH_VENV)/.installed:
 	$(BENCH_VENV)/bin/python -m pip install --quiet $(ANCHORS)
 	touch $@
 
+# AgileRL 2.58 imports peft without requiring it; .ci/test_agilerl installs the package's wheel into it
+$(AGILERL_VENV)/.installed:
+	$(PYTHON) -m venv $(AGILERL_VENV)
+	$(AGILERL_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(AGILERL_VENV)/bin/python -m pip install --quiet torch==2.13.0
+	$(AGILERL_VENV)/bin/python -m pip install --quiet agilerl==2.58.0 peft==0.21.0
+	touch $@
+
 demo: $(VENV)/.installed          ## a short PPO run on basic 2-player rummy, then the arena against the baselines
 	$(PY) -m rummy_env.training.demo
 
@@ -43,6 +53,9 @@ test: $(VENV)/.openspiel          ## the CI profile of the test-suite (with the 
 
 test-wheel: $(VENV)/.installed    ## build the wheel, install it into a fresh venv, use it from outside the repository
 	PYTHON=$(PY) .ci/test_wheel
+
+test-agilerl: $(AGILERL_VENV)/.installed  ## the libraries guide's AgileRL recipe, from the wheel, in AgileRL's venv
+	PYTHON=$(CURDIR)/$(AGILERL_VENV)/bin/python .ci/test_agilerl
 
 test-all: $(VENV)/.rllib $(VENV)/.openspiel  ## every test, slow ones (RLlib, the OpenSpiel differential) and the thorough hypothesis profile
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest -q $(TEST_ARGS)
@@ -62,5 +75,5 @@ docs: $(VENV)/.installed          ## the documentation (rules book, guides, API 
 	@echo "open docs/_build/html/index.html"
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .hypothesis runs results docs/_build
+	rm -rf $(VENV) $(BENCH_VENV) $(AGILERL_VENV) .pytest_cache .hypothesis runs results docs/_build
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,9 +1,12 @@
-"""Run by .ci/test_wheel in a fresh venv holding only the built wheel, from outside the repository.
+"""Run by .ci/test_wheel in a fresh venv holding only the built wheel (and by .ci/test_agilerl in AgileRL's venv),
+from outside the repository.
 
     python wheel_check.py base    # the wheel without extras: the envs, the assets, a clear message for ppo:
     python wheel_check.py train   # with the train extra: the shipped checkpoints load and play
     python wheel_check.py libraries GUIDE   # with the interop and openspiel extras: the TorchRL env, the OpenSpiel
-                                            # games and every python block of the libraries guide
+                                            # games and the libraries guide's blocks (``guide``)
+    python wheel_check.py guide GUIDE [MODULE ...]  # the libraries guide's blocks whose libraries this venv has
+                                                    # (those of each MODULE among them)
 """
 
 from __future__ import annotations
@@ -63,12 +66,9 @@ def train() -> None:
     check(load_config("basic_2p").num_envs == 1024, "ppo_selfplay finds its default config without the repository")
 
 
-def libraries(guide: str) -> None:
-    """The native TorchRL env, the OpenSpiel games and the OpenSpiel ISMCTS agent, then every python block of
-    ``docs/guides/libraries.md`` (those that start ``# needs: MODULE`` where MODULE is installed), all run here."""
-    import re
-    import subprocess
-
+def libraries(path: str) -> None:
+    """The native TorchRL env, the OpenSpiel games and the OpenSpiel ISMCTS agent, then the libraries guide
+    (``guide``), all run here."""
     import pyspiel
     from torchrl.envs import ActionMask, TransformedEnv
     from torchrl.envs.utils import check_env_specs
@@ -84,7 +84,18 @@ def libraries(guide: str) -> None:
     check(True, "the OpenSpiel games pass pyspiel.random_sim_test")
     check(type(make_agent("openspiel_ismcts:simulations=10", make_rules("basic"))).__name__ == "OpenSpielISMCTSAgent",
           "agent openspiel_ismcts")
-    text = Path(guide).read_text(encoding="utf-8")
+    guide(path)
+
+
+def guide(path: str, *required: str) -> None:
+    """Every python block of ``docs/guides/libraries.md`` whose library is installed here (a block that starts
+    ``# needs: MODULE`` is skipped where MODULE is not), run here: from the wheel, outside the repository. Each
+    module of ``required`` must have had a block of its own run."""
+    import re
+    import subprocess
+
+    text = Path(path).read_text(encoding="utf-8")
+    ran = []
     for number, code in enumerate(re.findall(r"^```python\n(.*?)^```", text, flags=re.S | re.M)):
         needs = re.match(r"# needs: ([\w.]+)", code)
         if needs and importlib.util.find_spec(needs.group(1).split(".")[0]) is None:
@@ -93,7 +104,10 @@ def libraries(guide: str) -> None:
         run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
         check(run.returncode == 0, f"libraries guide block {number} runs from the wheel" +
               ("" if run.returncode == 0 else f":\n{run.stderr[-2000:]}"))
+        ran.append(needs.group(1) if needs else None)
+    for module in required:
+        check(module in ran, f"the libraries guide's {module} block ran")
 
 
 if __name__ == "__main__":
-    {"base": base, "train": train, "libraries": libraries}[sys.argv[1]](*sys.argv[2:])
+    {"base": base, "train": train, "libraries": libraries, "guide": guide}[sys.argv[1]](*sys.argv[2:])

@@ -27,7 +27,7 @@ from rummy_env.agents.search import ROLLOUT_CAP, parse_options
 from rummy_env.engine.config import kernel_config
 from rummy_env.engine.families import family
 from rummy_env.engine.drivers import done_rows
-from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, hand_won, policy_module
+from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, hand_won, policies
 from rummy_env.engine.state import state_dtype
 from rummy_env.openspiel import game_for_rules
 from rummy_env.rules import RummyRules
@@ -44,7 +44,7 @@ class CompiledRollouts(mcts.Evaluator):
         self.rules = rules
         self.cfgs, values, catalogue, bits = kernel_config(rules, ActionLayout.for_rules(rules))
         self.tables = (catalogue, bits, values)
-        self.kernels = policy_module(rules.ruleset)
+        self.kernels = policies(rules)
         self.codes = np.full((1, rules.num_players), POLICY_CODES[rollout], dtype=np.int64)
         self.rng = np.random.default_rng(seed)
         self.steps = np.zeros(1, dtype=np.int64)

@@ -33,7 +33,7 @@ from rummy_env.beliefs import BeliefModel, sample_worlds
 from rummy_env.engine.config import kernel_config
 from rummy_env.engine.families import family
 from rummy_env.engine.observation import observe_rows
-from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, policy_module
+from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, policies
 from rummy_env.engine.state import state_dtype
 from rummy_env.observations import ObservationLayout
 from rummy_env.rules import RummyRules
@@ -50,8 +50,6 @@ class SearchAgent:
     def __init__(self, rules: RummyRules, blueprint: Any = "heuristic", rollout: str = "heuristic",
                  belief: str = "uniform", oracle: bool = False, burn: int = 500, thin: int = 50,
                  seconds: float | None = None):
-        import importlib
-
         from rummy_env.agents.registry import make_agent
 
         if rules.ruleset not in POLICY_MODULES:
@@ -80,7 +78,7 @@ class SearchAgent:
         self.tables = (catalogue, bits, values)
         self.dtype = state_dtype(rules)
         self.work = family(rules.ruleset).work_buffers(1, self.dtype)
-        self.kernels = policy_module(rules.ruleset)
+        self.kernels = policies(rules)
         self.codes = np.full(rules.num_players, POLICY_CODES[rollout], dtype=np.int64)
         self.scratch = np.zeros(1, dtype=self.dtype)
         self.scratch_undo = np.zeros(1, dtype=self.dtype)

@@ -21,7 +21,7 @@ from rummy_env import RummyEngine
 from rummy_env.agents.heuristic_agent import HeuristicAgent
 from rummy_env.agents.registry import make_agent
 from rummy_env.beliefs import BeliefModel, sample_worlds
-from rummy_env.engine.rollout import POLICY_CODES, policy_module
+from rummy_env.engine.rollout import POLICY_CODES, policies
 from rummy_env.rules import make_rules
 
 
@@ -72,7 +72,7 @@ def main() -> None:
             return len(live) * args.worlds
         return run
 
-    kernels = policy_module(rules.ruleset)
+    kernels = policies(rules)
 
     def rollouts(policy: str):
         def run() -> int:

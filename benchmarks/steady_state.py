@@ -102,9 +102,9 @@ def measure(rules: rummy_env.RummyRules, batch: int, seconds: float, warmup_limi
 
 def heuristic_hands(rules: rummy_env.RummyRules, batch: int, seconds: float) -> dict:
     """The compiled heuristic at every seat plays batches of ``batch`` fresh deals to the end of their hand."""
-    from rummy_env.engine.rollout import POLICY_HEURISTIC, policy_module  # a family's compiled rollouts
+    from rummy_env.engine.rollout import POLICY_HEURISTIC, policies  # a family's compiled rollouts
 
-    kernels = policy_module(rules.ruleset)
+    kernels = policies(rules)
     engine = rummy_env.RummyEngine(rules, batch_size=batch, parallel=False)
     codes = np.full((batch, rules.num_players), POLICY_HEURISTIC, dtype=np.int64)
     steps = np.zeros(batch, dtype=np.int64)

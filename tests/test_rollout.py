@@ -10,11 +10,12 @@ import pytest
 from rummy_env import RummyEngine, RummyRules
 from rummy_env.agents.heuristic_agent import HeuristicAgent
 from rummy_env.agents.random_agent import RandomAgent
-from rummy_env.engine.rollout import POLICY_HEURISTIC, POLICY_RANDOM, policy_module
+from rummy_env.engine.rollout import POLICY_HEURISTIC, POLICY_RANDOM, policies
 
 BASIC = [(2, {}), (3, {"must_discard_to_go_out": True}), (4, {"ace_high_or_low": True, "round_the_corner": True}),
          (6, {"forbid_discarding_card_taken_from_discard": False})]
-RAMI = [(2, {}), (3, {"card_announcement": "manual"})]
+RAMI = [(2, {}), (3, {"card_announcement": "manual"}),  # "prevent" has kernels of its own, compiled in 2.5 min:
+        pytest.param(2, {"dead_ends": "prevent"}, marks=pytest.mark.slow)]  # the slow tier
 
 
 class StreamUniforms:
@@ -36,7 +37,7 @@ class StreamUniforms:
 
 def compare_decisions(ruleset: str, players: int, knobs: dict, steps: int, rows: int = 32) -> int:
     rules = RummyRules.preset(ruleset, num_players=players, **knobs)
-    kernels = policy_module(ruleset)
+    kernels = policies(rules)
     engine = RummyEngine(rules, rows, parallel=False)
     engine.reset(seed=players)
     heuristic, random_agent = HeuristicAgent(rules), RandomAgent()
@@ -89,7 +90,7 @@ def test_play_outs_equal_stepping_the_engine_with_the_agents(ruleset, players):
     """A compiled play-out of each row to the end of the hand ends in exactly the record that stepping the engine
     with ``HeuristicAgent`` (seats 0, 2, ...) and ``RandomAgent`` (the others, fed the row's stream) reaches."""
     rules = RummyRules.preset(ruleset, num_players=players)
-    kernels = policy_module(ruleset)
+    kernels = policies(rules)
     rows = 12 if ruleset == "basic" else 4
     engine = RummyEngine(rules, rows, parallel=False)
     engine.reset(seed=11)

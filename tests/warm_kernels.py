@@ -4,11 +4,12 @@
 cache (a fresh clone, or any edit under ``rummy_env/``) is then compiled once, split over the cores, instead of
 once in every worker that meets a kernel first. A warm cache makes each process a load of a few seconds.
 
-    python tests/warm_kernels.py rami51_engine        # or others
+    python tests/warm_kernels.py rami51_prevent        # or others
 
-The groups are balanced for two cores from a cold cache: rami51's batch kernels compile its look-ahead search
-(most of its time); the other process compiles basic and gin, then rami51's compiled policies, which by then
-find the search's kernels in the cache.
+The groups are balanced for two cores from a cold cache: rami51's kernels under ``dead_ends = "prevent"`` compile
+its look-ahead search (most of the time); the other process compiles basic, gin and rami51 under ``"take_back"``
+(no search), then their compiled policies. (Rami51's compiled policies under ``"prevent"``, about 2.5 minutes
+more, are left to the slow tier.)
 """
 
 from __future__ import annotations
@@ -18,20 +19,22 @@ import sys
 import numpy as np
 
 ENGINE, POLICIES = "engine", "policies"
-GROUPS = {"rami51_engine": (("rami51", ENGINE),),
-          "others": (("basic", ENGINE), ("gin", ENGINE), ("basic", POLICIES), ("rami51", POLICIES))}
+PREVENT = {"dead_ends": "prevent"}
+GROUPS = {"rami51_prevent": (("rami51", PREVENT, ENGINE),),
+          "others": (("basic", {}, ENGINE), ("gin", {}, ENGINE), ("rami51", {}, ENGINE), ("basic", {}, POLICIES),
+                     ("rami51", {}, POLICIES))}
 
 
-def warm(preset: str, part: str) -> None:
-    """Play a few random steps of ``preset`` through what the tests call: the serial and parallel batch kernels,
-    observations, explanations and positions (``ENGINE``), or its compiled rollouts and world sampling
-    (``POLICIES``)."""
+def warm(preset: str, knobs: dict, part: str) -> None:
+    """Play a few random steps of ``preset`` (with ``knobs``) through what the tests call: the serial and parallel
+    batch kernels, observations, explanations and positions (``ENGINE``), or its compiled rollouts and world
+    sampling (``POLICIES``)."""
     from rummy_env import RummyEngine, RummyRules
     from rummy_env.beliefs import sample_worlds
-    from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, policy_module
+    from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, policies
     from rummy_env.sampling import pick_legal_actions
 
-    rules = RummyRules.preset(preset, num_players=2)
+    rules = RummyRules.preset(preset, num_players=2, **knobs)
     rng = np.random.default_rng(0)
     for parallel in (False, True) if part == ENGINE else (False,):
         engine = RummyEngine(rules, 4, parallel=parallel)
@@ -52,7 +55,7 @@ def warm(preset: str, part: str) -> None:
         return
     sample_worlds(rules, engine.state[0], int(engine.state[0]["current"]), 4, 0)
     if rules.ruleset in POLICY_MODULES:
-        kernels = policy_module(rules.ruleset)
+        kernels = policies(rules)
         for policy in POLICY_CODES.values():
             state, undo = engine.state.copy(), engine.undo_copies.copy()
             codes = np.full((4, rules.num_players), policy, dtype=np.int64)
@@ -64,5 +67,5 @@ if __name__ == "__main__":
     for name in sys.argv[1:]:
         if name not in GROUPS:
             sys.exit(f"unknown group {name!r}; groups: {', '.join(GROUPS)}")
-        for preset, part in GROUPS[name]:
-            warm(preset, part)
+        for preset, knobs, part in GROUPS[name]:
+            warm(preset, knobs, part)

@@ -19,7 +19,7 @@ from rummy_env.engine.common import (
 )
 from rummy_env.engine.config import CAT_HI, CAT_KEY, CAT_KIND, CAT_LO
 from rummy_env.engine.basic_scoring import end_hand_dead, end_hand_out
-from rummy_env.engine.drivers import make_drivers
+from rummy_env.engine.drivers import Drivers, make_drivers
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.state import END_DEAD_NO_DRAW, END_DEAD_RESHUFFLES, END_DEAD_TURN_CAP, PHASE_DRAW, PHASE_PLAY
 from rummy_env.engine.table import card_at, card_bit, open_slot, rank_of, slot_size, suit_of
@@ -345,5 +345,12 @@ def search_stats(work) -> dict[str, int]:
     return {}
 
 
-DRIVERS = make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row, worker_buffers)
+DRIVERS = make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row, worker_buffers, "basic")
+
+
+def drivers(rules) -> Drivers:
+    """The batch drivers, one set for every basic rules."""
+    return DRIVERS
+
+
 TURN_COPY = False  # basic has no tentative plays: nothing of a turn is taken back

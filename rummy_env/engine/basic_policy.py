@@ -17,7 +17,7 @@ from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK
 from rummy_env.engine.basic import DRIVERS, mask_row, slot_fit, worker_buffers
 from rummy_env.engine.ismcts import make_ismcts
 from rummy_env.engine.jit import JIT
-from rummy_env.engine.rollout import POLICY_RANDOM, held_types, make_rollouts
+from rummy_env.engine.rollout import POLICY_RANDOM, Policies, held_types, make_rollouts
 from rummy_env.engine.state import PHASE_DRAW
 from rummy_env.engine.table import card_bit
 from rummy_env.sampling import pick_legal_row
@@ -99,5 +99,11 @@ def choose(r, code: int, u: float, mask, work, tabs, cfg) -> int:
     return heuristic_action(r, mask, tabs, cfg)
 
 
-play_out, play_out_rows, choose_rows, evaluate = make_rollouts(DRIVERS.play, choose, worker_buffers)
-ismcts_iterate = make_ismcts(DRIVERS.play, mask_row, play_out, worker_buffers)
+play_out, play_out_rows, choose_rows, evaluate = make_rollouts(DRIVERS.play, choose, worker_buffers, "basic")
+POLICIES = Policies(play_out, play_out_rows, choose_rows, evaluate,
+                    make_ismcts(DRIVERS.play, mask_row, play_out, worker_buffers, "basic"))
+
+
+def policies(rules) -> Policies:
+    """The compiled policies and rollout loops, one set for every basic rules."""
+    return POLICIES

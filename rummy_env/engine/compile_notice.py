@@ -1,6 +1,7 @@
 """Says on stderr that kernels are being compiled, while they are: the first run after installing, upgrading or
-editing the package compiles them for this machine (about half a minute to a minute for basic and gin, about five
-for rami51 on two cores) and caches them (``rummy_env.engine.jit``), and a command must not sit silent meanwhile.
+editing the package compiles them for this machine (under a minute for each of basic, gin and rami51, about five
+more for rami51's look-ahead under ``dead_ends = "prevent"``, on two cores) and caches them
+(``rummy_env.engine.jit``), and a command must not sit silent meanwhile.
 
 A numba listener sees each compilation of a ``rummy_env`` kernel that the cache did not hold. Once such
 compilations have run for ``FIRST_NOTICE_S`` seconds (a small new specialization says nothing), one line
@@ -19,7 +20,8 @@ from numba.core import event
 
 FIRST_NOTICE_S, PROGRESS_EVERY_S = 2.0, 30.0
 NOTICE = ("rummy_env: compiling its kernels for this machine, once after installing, upgrading or editing the package "
-          "(about 1 minute for basic and gin, about 5 for rami51 on 2 cores); later runs load them from {folder}")
+          "(under a minute for each rule family, about 5 more for rami51's dead_ends=\"prevent\" look-ahead, on 2 "
+          "cores); later runs load them from {folder}")
 
 
 class CompileNotice(event.Listener):

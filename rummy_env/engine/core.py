@@ -79,7 +79,7 @@ class RummyEngine:
         self.state = np.zeros(batch_size, dtype=state_dtype(rules))
         self.undo_copies = np.zeros(batch_size, dtype=self.state.dtype)  # where an UNDO returns (R24)
         self._family = family(rules.ruleset)
-        self.drivers = self._family.DRIVERS
+        self.drivers = self._family.drivers(rules)
         self._work_threads = 0
         self._scratch()  # the kernels' scratch (self._work): one share per thread that can run
         self._mask_is_current = False  # set by legal_action_mask, cleared by anything that moves a game

@@ -15,9 +15,9 @@ A family's row functions (all compiled):
 
 ``tabs`` is ``(catalogue, catalogue_bits, values)`` and ``cfgs`` a one-element array holding the config record
 (``rummy_env.engine.config``; a record passed by value does not reach numba's parallel loops). Numba caches these
-closures on disk like any kernel, their kernels given fixed identities (``jit.fix_identities``). The
-parallel loops hand rows to threads in chunks (``numba.set_parallel_chunksize``, chosen by ``RummyEngine``),
-each thread using its own buffers.
+closures on disk like any kernel, their kernels given fixed identities under the family's ``tag``
+(``jit.fix_identities``; rami51 makes one set per ``dead_ends`` mode). The parallel loops hand rows to threads in
+chunks (``numba.set_parallel_chunksize``, chosen by ``RummyEngine``), each thread using its own buffers.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class Drivers:
         self.play = play  # the row function applying a legal action (with its history), for rollouts
 
 
-def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row, worker_buffers) -> Drivers:
+def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row, worker_buffers, tag: str) -> Drivers:
     @nb.njit(**JIT)
     def deal_on(r, work, tabs, cfg, rewards) -> None:
         """A "game" episode goes on at once: deal the next hand (again, while a deal is dead, B17, R17),
@@ -170,7 +170,7 @@ def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row,
 
     kernels = (new_game_rows, next_hand_rows, mask_rows, mask_rows_parallel, step_rows, step_rows_parallel,
                check_actions, reason_of, play)
-    fix_identities(new_game_row.py_func.__module__, *kernels)
+    fix_identities(tag, *kernels)
     return Drivers(*kernels)
 
 

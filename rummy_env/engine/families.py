@@ -1,7 +1,8 @@
 """The registry of rule families: each ruleset's package (``rummy_env.engine.basic``, ``.rami51``, ``.gin``), imported
-when first asked for. A family package exports its batch drivers (``DRIVERS``), its scratch buffers
-(``work_buffers``), its search counters (``search_stats``) and ``TURN_COPY``: whether it keeps a copy of the record
-from before the turn's first play (``RummyEngine.undo_copies``, R24, R25)."""
+when first asked for. A family package exports its batch drivers for given rules (``drivers(rules)``: rami51 has a
+set per ``dead_ends`` mode), its scratch buffers (``work_buffers``), its search counters (``search_stats``) and
+``TURN_COPY``: whether it keeps a copy of the record from before the turn's first play (``RummyEngine.undo_copies``,
+R24, R25)."""
 
 from __future__ import annotations
 

@@ -36,8 +36,9 @@ def tree_arrays(nodes: int) -> tuple[np.ndarray, np.ndarray]:
     return links, counts
 
 
-def make_ismcts(play, mask_row, play_out, worker_buffers):
-    """The ISMCTS iterations of one family (module docstring)."""
+def make_ismcts(play, mask_row, play_out, worker_buffers, tag: str):
+    """The ISMCTS iterations of one family (module docstring); ``tag`` names the family's closures
+    (``jit.fix_identities``)."""
 
     @nb.njit(**JIT)
     def child_of(links, node: int, action: int) -> int:
@@ -115,5 +116,5 @@ def make_ismcts(play, mask_row, play_out, worker_buffers):
                 counts[n, WINS] += hand_won(scratch[0], links[n, MOVER], cfg)
         return size
 
-    fix_identities(mask_row.py_func.__module__, iterate)
+    fix_identities(tag, iterate)
     return iterate

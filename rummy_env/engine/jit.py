@@ -86,7 +86,8 @@ def fix_identities(tag: str, *kernels) -> None:
     carries its identity, by default a fresh ``uuid4`` in every process: without this, every process missed
     the cache for the closures of ``drivers.make_drivers`` and compiled them again (seconds; and stored one more
     copy each time). The identity is ``module.qualname`` of the Python function, and ``[tag]`` after it for a
-    function defined in another (one set of closures per rule family); a kernel that has one keeps it.
+    function defined in another (one set of closures per rule family, and per rami51 ``dead_ends`` mode); a kernel
+    that has one keeps it.
     """
     for kernel in reachable_kernels(*kernels):
         if getattr(kernel, "_MemoMixin__uuid", None) is None:

@@ -3,7 +3,8 @@
 A rule family supplies ``choose(r, code, u, mask, work, tabs, cfg) -> action``: the action of policy
 ``code`` (``POLICY_RANDOM``, ``POLICY_HEURISTIC``) for the player to act in record ``r``, given a uniform
 ``u`` in [0, 1) and a scratch mask row (``engine/basic_policy.py``, ``engine/rami51/policy.py``).
-``make_rollouts(play, choose, worker_buffers)`` builds, once per family, the loops that play rows out:
+``make_rollouts(play, choose, worker_buffers, tag)`` builds, once per family (and per rami51 ``dead_ends`` mode:
+``tag``, ``jit.fix_identities``), the loops that play rows out:
 
 * ``play_out(rows, undo, codes, prng, mask, work, tabs, cfg, cap) -> steps``: play ``rows[0]`` until its
   hand is over (or ``cap`` steps), seat ``q`` acting by ``codes[q]``; ``prng`` is a one-element uint64
@@ -26,6 +27,7 @@ end is left as the rules leave it (no reward, no next deal): ``hand_won`` reads 
 from __future__ import annotations
 
 import importlib
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
@@ -35,13 +37,25 @@ from rummy_env.engine.jit import JIT, fix_identities
 
 POLICY_RANDOM, POLICY_HEURISTIC = 0, 1
 POLICY_CODES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
-# each family's compiled policies and rollout loops
+# the modules of each family's compiled policies and rollout loops
 POLICY_MODULES = {"basic": "rummy_env.engine.basic_policy", "rami51": "rummy_env.engine.rami51.policy"}
 
 
-def policy_module(ruleset: str):
-    """The module of a family's compiled policies (``choose``) and its rollout loops."""
-    return importlib.import_module(POLICY_MODULES[ruleset])
+class Policies(NamedTuple):
+    """A family's compiled rollout loops (module docstring) and its ISMCTS iterations (``engine.ismcts``), for one
+    set of rules."""
+
+    play_out: object
+    play_out_rows: object
+    choose_rows: object
+    evaluate: object
+    ismcts_iterate: object
+
+
+def policies(rules) -> Policies:
+    """The compiled policies and rollout loops of ``rules`` (a ``RummyRules`` of a family in ``POLICY_MODULES``;
+    rami51's are compiled for its ``dead_ends`` mode)."""
+    return importlib.import_module(POLICY_MODULES[rules.ruleset]).policies(rules)
 
 
 @nb.njit(**JIT)
@@ -77,7 +91,7 @@ def hand_won(r, seat: int, cfg) -> float:
     return 1.0 if r.hand_scores[seat] > 0 else 0.0
 
 
-def make_rollouts(play, choose, worker_buffers):
+def make_rollouts(play, choose, worker_buffers, tag: str):
     """The rollout loops of one family (module docstring)."""
 
     @nb.njit(**JIT)
@@ -132,5 +146,5 @@ def make_rollouts(play, choose, worker_buffers):
                 values[k, j] = hand_won(scratch[0], seat, cfg)
         return steps
 
-    fix_identities(choose.py_func.__module__, play_out, play_out_rows, choose_rows, evaluate)
+    fix_identities(tag, play_out, play_out_rows, choose_rows, evaluate)
     return play_out, play_out_rows, choose_rows, evaluate

@@ -10,7 +10,7 @@ import numpy as np
 
 from rummy_env.actions import A_DISCARD, A_DRAW_DISCARD, A_DRAW_STOCK, A_KNOCK, A_LAY_OFF, A_MELD, A_PASS
 from rummy_env.engine.common import decode, draw_pile, to_pile
-from rummy_env.engine.drivers import make_drivers
+from rummy_env.engine.drivers import Drivers, make_drivers
 from rummy_env.engine.gin import deadwood
 from rummy_env.engine.gin.knock import STAGE_BIG_GIN, STAGE_DISCARD, STAGE_LAYING
 from rummy_env.engine.gin.mask import legal_reason, mask_row
@@ -112,4 +112,9 @@ def search_stats(work) -> dict[str, int]:
     return {}
 
 
-DRIVERS = make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row, worker_buffers)
+DRIVERS = make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row, worker_buffers, "gin")
+
+
+def drivers(rules) -> Drivers:
+    """The batch drivers, one set for every gin rules."""
+    return DRIVERS

@@ -20,25 +20,20 @@ from rummy_env.engine.config import FINAL_REQUIRED, PREVENT_DEAD_ENDS
 from rummy_env.engine.ismcts import make_ismcts
 from rummy_env.engine.jit import JIT
 from rummy_env.engine import reasons as why
-from rummy_env.engine.rami51.mask import legal_reason, mask_row
 from rummy_env.engine.rami51.moves import discard_card_check, discard_turn_check
 from rummy_env.engine.rami51.planner import (
     MAX_PIECE_CARDS, MAX_PIECES, P_ACTION, add_around, add_extensions, add_runs, add_sets, card_at, plan,
 )
 from rummy_env.engine.rami51.search import worker_buffers
-from rummy_env.engine.rami51.step import DRIVERS
-from rummy_env.engine.rollout import POLICY_RANDOM, held_types, make_rollouts
+from rummy_env.engine.rami51.step import kernels, made_once
+from rummy_env.engine.rollout import POLICY_RANDOM, Policies, held_types, make_rollouts
 from rummy_env.engine.state import PHASE_DRAW, PHASE_PLAY
 from rummy_env.engine.table import slot_cards
 from rummy_env.melds import KIND_RUN, KIND_SET
 from rummy_env.sampling import pick_legal_row
 
 JOKER_WEIGHT = 1000.0
-
-
-@nb.njit(**JIT)
-def legal(r, action: int, work, tabs, cfg) -> bool:
-    return legal_reason(r, action, work, tabs, cfg) == 0
+POLICIES: dict = {}  # dead_ends -> Policies, made on first use (``policies_for``)
 
 
 @nb.njit(**JIT)
@@ -196,71 +191,11 @@ def wants_top(r, tabs, cfg) -> bool:
                      not opened and cfg.opening_requires_pure_run != 0, required, tabs, cfg, out) >= 0
 
 
-@nb.njit(**JIT)
-def play_action(r, work, tabs, cfg) -> int:
-    """``RamiHeuristicAgent._play``: the play to make, or -1 to discard."""
-    p = r.current
-    opened = r.opened[p] != 0
-    if not opened and legal(r, COMMIT, work, tabs, cfg):
-        return COMMIT
-    if opened:
-        for slot in range(r.slot_n):
-            if r.slot_jokers[slot] > 0 and legal(r, cfg.swap_offset + slot, work, tabs, cfg):
-                return cfg.swap_offset + slot
-    hand = r.hand[p].astype(np.int64)
-    pending = r.pending.astype(np.int64)
-    required = pending.copy()  # the turn's obligations (``_goal``)
-    if r.taken >= 0 and not r.taken_laid:
-        required[r.taken] += 1
-    required[JOKER] += r.freed_jokers
-    need, need_pure = 0, False
-    if not opened:
-        threshold = cfg.discard_pickup_min_lay if r.taken >= 0 and cfg.discard_pickup_min_lay >= 0 \
-            else cfg.opening_threshold
-        need = max(threshold - r.turn_points, 0)
-        mine = False
-        slots = np.zeros((r.slot_kind.shape[0], JOKER + 1), dtype=np.int64)
-        table_view(r, slots)
-        for slot in range(r.slot_n):
-            if r.slot_tentative[slot] > 0 and r.slot_kind[slot] == KIND_RUN and slots[slot, JOKER] == 0:
-                mine = True
-        need_pure = cfg.opening_requires_pure_run != 0 and not mine
-    actions = np.empty(MAX_PIECES, dtype=np.int64)
-    for k in range(make_plan(r, hand, pending, opened, need, need_pure, required, tabs, cfg, actions)):
-        if legal(r, actions[k], work, tabs, cfg):
-            return actions[k]
-    if opened and r.hand_n[p] <= 2 and hand[JOKER] > 0:
-        for slot in range(r.slot_n):  # an empty slot takes no lay-off
-            for code in (JOKER, JOKER + 1):
-                action = cfg.layoff_offset + slot * cfg.layoff_codes + code
-                if legal(r, action, work, tabs, cfg):
-                    return action
-    if not opened and r.tentative and legal(r, UNDO, work, tabs, cfg):
-        return UNDO
-    if discard_turn_check(r, True, cfg) == why.LEGAL:  # a DISCARD's legality has no look-ahead (R23, R25)
-        for card in range(JOKER + 1):
-            if discard_card_check(r, card) == why.LEGAL:
-                return -1
-    if legal(r, TAKE_BACK, work, tabs, cfg):  # the plan broke down and no undo is left (R25)
-        return TAKE_BACK
-    for action in range(COMMIT, cfg.discard_offset):  # ``_any_play``: the first legal play but UNDO
-        if action != UNDO and legal(r, action, work, tabs, cfg):
-            return action
-    return first_legal(r, work, tabs, cfg)
-
-
-@nb.njit(**JIT)
-def first_legal(r, work, tabs, cfg) -> int:
-    for action in range(cfg.num_actions):
-        if legal(r, action, work, tabs, cfg):
-            return action
-    return 0
-
-
 # ---------------------------------------------------------------------------------------- discards
 @nb.njit(**JIT)
-def discard_action(r, work, tabs, cfg) -> int:
-    """``RamiHeuristicAgent._discards`` for one row, with the same floating-point operations."""
+def discard_choice(r, tabs, cfg) -> int:
+    """``RamiHeuristicAgent._discards`` for one row, with the same floating-point operations: the card type to
+    discard, or -1 when no discard is legal."""
     p = r.current
     values = tabs[2]
     opened = r.opened[p] != 0
@@ -290,9 +225,7 @@ def discard_action(r, work, tabs, cfg) -> int:
         score = useful + (0.01 * sign) * values[t]
         if best < 0 or score < best_score:
             best, best_score = t, score
-    if best < 0:
-        return first_legal(r, work, tabs, cfg)
-    return cfg.discard_offset + best
+    return best
 
 
 @nb.njit(**JIT)
@@ -333,28 +266,112 @@ def table_fits(r) -> tuple:
 
 
 # ---------------------------------------------------------------------------------------- the policies
-@nb.njit(**JIT)
-def heuristic_action(r, work, tabs, cfg) -> int:
-    """``RamiHeuristicAgent``'s action for the player to act in ``r``."""
-    if r.phase == PHASE_DRAW:
-        stock = r.stock_n > 0
-        if (not stock or wants_top(r, tabs, cfg)) and legal(r, DRAW_DISCARD, work, tabs, cfg):
-            return DRAW_DISCARD
-        return DRAW_STOCK
-    if r.phase != PHASE_PLAY:
+def policies_for(dead_ends: str) -> Policies:
+    """The compiled policies and rollout loops under ``dead_ends`` (``step.kernels``: the mode is fixed when they
+    compile), made once per process."""
+    return made_once(POLICIES, dead_ends, make_policies)
+
+
+def make_policies(dead_ends: str) -> Policies:
+    """The policies of ``dead_ends``, made afresh (``policies_for`` keeps them)."""
+    rules_kernels = kernels(dead_ends)
+    legal_reason, mask_row, play = rules_kernels.legal_reason, rules_kernels.mask_row, rules_kernels.drivers.play
+
+    @nb.njit(**JIT)
+    def legal(r, action: int, work, tabs, cfg) -> bool:
+        return legal_reason(r, action, work, tabs, cfg) == 0
+
+    @nb.njit(**JIT)
+    def play_action(r, work, tabs, cfg) -> int:
+        """``RamiHeuristicAgent._play``: the play to make, or -1 to discard."""
+        p = r.current
+        opened = r.opened[p] != 0
+        if not opened and legal(r, COMMIT, work, tabs, cfg):
+            return COMMIT
+        if opened:
+            for slot in range(r.slot_n):
+                if r.slot_jokers[slot] > 0 and legal(r, cfg.swap_offset + slot, work, tabs, cfg):
+                    return cfg.swap_offset + slot
+        hand = r.hand[p].astype(np.int64)
+        pending = r.pending.astype(np.int64)
+        required = pending.copy()  # the turn's obligations (``_goal``)
+        if r.taken >= 0 and not r.taken_laid:
+            required[r.taken] += 1
+        required[JOKER] += r.freed_jokers
+        need, need_pure = 0, False
+        if not opened:
+            threshold = cfg.discard_pickup_min_lay if r.taken >= 0 and cfg.discard_pickup_min_lay >= 0 \
+                else cfg.opening_threshold
+            need = max(threshold - r.turn_points, 0)
+            mine = False
+            slots = np.zeros((r.slot_kind.shape[0], JOKER + 1), dtype=np.int64)
+            table_view(r, slots)
+            for slot in range(r.slot_n):
+                if r.slot_tentative[slot] > 0 and r.slot_kind[slot] == KIND_RUN and slots[slot, JOKER] == 0:
+                    mine = True
+            need_pure = cfg.opening_requires_pure_run != 0 and not mine
+        actions = np.empty(MAX_PIECES, dtype=np.int64)
+        for k in range(make_plan(r, hand, pending, opened, need, need_pure, required, tabs, cfg, actions)):
+            if legal(r, actions[k], work, tabs, cfg):
+                return actions[k]
+        if opened and r.hand_n[p] <= 2 and hand[JOKER] > 0:
+            for slot in range(r.slot_n):  # an empty slot takes no lay-off
+                for code in (JOKER, JOKER + 1):
+                    action = cfg.layoff_offset + slot * cfg.layoff_codes + code
+                    if legal(r, action, work, tabs, cfg):
+                        return action
+        if not opened and r.tentative and legal(r, UNDO, work, tabs, cfg):
+            return UNDO
+        if discard_turn_check(r, True, cfg) == why.LEGAL:  # a DISCARD's legality has no look-ahead (R23, R25)
+            for card in range(JOKER + 1):
+                if discard_card_check(r, card) == why.LEGAL:
+                    return -1
+        if legal(r, TAKE_BACK, work, tabs, cfg):  # the plan broke down and no undo is left (R25)
+            return TAKE_BACK
+        for action in range(COMMIT, cfg.discard_offset):  # ``_any_play``: the first legal play but UNDO
+            if action != UNDO and legal(r, action, work, tabs, cfg):
+                return action
+        return first_legal(r, work, tabs, cfg)
+
+    @nb.njit(**JIT)
+    def first_legal(r, work, tabs, cfg) -> int:
+        for action in range(cfg.num_actions):
+            if legal(r, action, work, tabs, cfg):
+                return action
         return 0
-    action = play_action(r, work, tabs, cfg)
-    return action if action >= 0 else discard_action(r, work, tabs, cfg)
+
+    @nb.njit(**JIT)
+    def discard_action(r, work, tabs, cfg) -> int:
+        best = discard_choice(r, tabs, cfg)
+        return cfg.discard_offset + best if best >= 0 else first_legal(r, work, tabs, cfg)
+
+    @nb.njit(**JIT)
+    def heuristic_action(r, work, tabs, cfg) -> int:
+        """``RamiHeuristicAgent``'s action for the player to act in ``r``."""
+        if r.phase == PHASE_DRAW:
+            stock = r.stock_n > 0
+            if (not stock or wants_top(r, tabs, cfg)) and legal(r, DRAW_DISCARD, work, tabs, cfg):
+                return DRAW_DISCARD
+            return DRAW_STOCK
+        if r.phase != PHASE_PLAY:
+            return 0
+        action = play_action(r, work, tabs, cfg)
+        return action if action >= 0 else discard_action(r, work, tabs, cfg)
+
+    @nb.njit(**JIT)
+    def choose(r, code: int, u: float, mask, work, tabs, cfg) -> int:
+        """The action of policy ``code`` (``engine.rollout``) for the player to act in ``r``."""
+        if code == POLICY_RANDOM:
+            mask_row(r, mask, work, tabs, cfg)
+            return pick_legal_row(mask, u)
+        return heuristic_action(r, work, tabs, cfg)
+
+    tag = f"rami51.{dead_ends}"
+    play_out, play_out_rows, choose_rows, evaluate = make_rollouts(play, choose, worker_buffers, tag)
+    return Policies(play_out, play_out_rows, choose_rows, evaluate,
+                    make_ismcts(play, mask_row, play_out, worker_buffers, tag))
 
 
-@nb.njit(**JIT)
-def choose(r, code: int, u: float, mask, work, tabs, cfg) -> int:
-    """The action of policy ``code`` (``engine.rollout``) for the player to act in ``r``."""
-    if code == POLICY_RANDOM:
-        mask_row(r, mask, work, tabs, cfg)
-        return pick_legal_row(mask, u)
-    return heuristic_action(r, work, tabs, cfg)
-
-
-play_out, play_out_rows, choose_rows, evaluate = make_rollouts(DRIVERS.play, choose, worker_buffers)
-ismcts_iterate = make_ismcts(DRIVERS.play, mask_row, play_out, worker_buffers)
+def policies(rules) -> Policies:
+    """The compiled policies and rollout loops of ``rules`` (a rami51 ``RummyRules``)."""
+    return policies_for(rules.dead_ends)
