@@ -24,6 +24,8 @@ spec                   agent
                        extra; ``agents/openspiel_ismcts.py``)
 ``pimc-oracle``,       the same searches seeing the other hands (a ceiling, not a fair agent);
 ``ismcts-oracle``      they take the same options
+``py:MODULE:CLASS``    an agent class of your own, importable as ``MODULE``, built as ``CLASS(rules)`` (it
+                       needs ``act(observation, action_mask, rng)``, ``rummy_env.agents.base.Policy``)
 =====================  ==========================================================================
 
 The learned agents (and torch, Ray) are imported only when asked for; without the ``train`` extra a
@@ -53,7 +55,8 @@ from rummy_env.rules import RummyRules
 BASELINES = {"random": lambda rules: RandomAgent(), "greedy": GreedyAgent, "heuristic": HeuristicAgent,
              "lookahead": GinLookaheadAgent}
 KINDS = ("random", "greedy", "heuristic", "lookahead", "openspiel_bot", "ppo:PATH", "ppo:NAME", "sb3:PATH", "rllib:PATH",
-         "pimc", "pimc-oracle", "ismcts", "ismcts-oracle", "pimc:OPTIONS", "openspiel_ismcts:OPTIONS")
+         "pimc", "pimc-oracle", "ismcts", "ismcts-oracle", "pimc:OPTIONS", "openspiel_ismcts:OPTIONS",
+         "py:MODULE:CLASS")
 SEARCHES = ("pimc", "pimc-oracle", "ismcts", "ismcts-oracle")
 
 
@@ -92,6 +95,8 @@ def make_agent(spec: str, rules: RummyRules) -> Policy:
         from rummy_env.agents.rllib_agent import RLlibAgent
 
         return RLlibAgent.load(path, rules)
+    if kind == "py":
+        return _class_agent(spec, path, rules)
     if kind in ("ppo", "sb3", "rllib") and not path:
         raise ValueError(f"unknown agent spec {spec!r}: {kind} needs a checkpoint, {kind}:PATH"
                          + (f" or {kind}:NAME of a shipped one ({', '.join(assets.names('checkpoint'))})" if kind == "ppo" else ""))
@@ -108,6 +113,27 @@ def _search_agent(kind: str, options: str, rules: RummyRules) -> Policy:
     return Agent(rules, oracle=kind.endswith("-oracle"), **parse_options(options, OPTIONS))
 
 
+def _class_agent(spec: str, path: str, rules: RummyRules) -> Policy:
+    """``py:MODULE:CLASS``: ``CLASS(rules)`` from the importable ``MODULE``."""
+    import importlib
+
+    module, _, name = path.rpartition(":")
+    if not module or not name:
+        raise ValueError(f"agent spec {spec!r}: expected py:MODULE:CLASS, e.g. py:my_package.bots:MyAgent")
+    try:
+        cls = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"agent spec {spec!r}: cannot import {name} from {module} ({error})") from error
+    try:
+        agent = cls(rules)
+    except TypeError as error:
+        raise ValueError(f"agent spec {spec!r}: {name}(rules) failed ({error}); the class is built with the rules "
+                         "alone") from error
+    if not callable(getattr(agent, "act", None)):
+        raise ValueError(f"agent spec {spec!r}: {name}(rules) has no act(observation, action_mask, rng) method")
+    return agent
+
+
 def _checkpoint(spec: str, kind: str, path: str) -> Path:
     """The file a ``ppo:`` spec names: a path, or the name of a shipped checkpoint."""
     try:
@@ -121,5 +147,5 @@ def _checkpoint(spec: str, kind: str, path: str) -> Path:
 def agent_name(spec: str) -> str:
     """A short display name: the spec itself, or ``kind:file-stem`` for a checkpoint."""
     kind, _, path = spec.partition(":")
-    return f"{kind}:{Path(path).stem}" if path and kind not in SEARCHES else spec
+    return f"{kind}:{Path(path).stem}" if path and kind not in SEARCHES + ("py",) else spec
 

@@ -1,4 +1,4 @@
-"""The ``rummy`` command (also ``python -m rummy_env``): play, replay, arena, train.
+"""The ``rummy`` command (also ``python -m rummy_env``): play, replay, arena, train, bench.
 
     rummy play --rules basic --players 4 --opponents heuristic,ppo:basic_4p,greedy
     rummy play --rules rami51 --opponents heuristic --save game.json
@@ -6,10 +6,11 @@
     rummy replay game.json --html game.html    # a self-contained page that steps through the game
     rummy arena --rules basic --agents heuristic random --games 2000   # the arena (training/evaluate.py)
     rummy train --config basic_2p --out runs/basic_2p  # PPO self-play (training/ppo_selfplay.py)
+    rummy bench --suite v1 --agent heuristic --out results/heuristic.json   # the frozen suite (training/bench.py)
 
 ``rummy COMMAND --help`` lists each command's options. Bad input (an unknown rules preset or knob, a
 bad agent spec or checkpoint, a damaged record) is answered with a message and exit status 2, never
-a traceback; ``arena`` and ``train`` need the ``train`` extra (``pip install "rummy_env[train]"``).
+a traceback; ``arena``, ``train`` and ``bench`` need the ``train`` extra (``pip install "rummy_env[train]"``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from typing import Any, Callable, Sequence
 from rummy_env.inputs import seed_type
 
 COMMANDS = {"play": "play against bots in the terminal", "replay": "replay a game record as text or as an HTML page",
-            "arena": "games between agents: win rates, intervals, ratings", "train": "PPO self-play training"}
+            "arena": "games between agents: win rates, intervals, ratings", "train": "PPO self-play training",
+            "bench": "the frozen benchmark suite: an agent's citable results, the leaderboard"}
 
 
 REPLAY = """A game record (from rummy play, the arena or GameRecord.save) replayed through the engine: the moves in
@@ -126,15 +128,11 @@ def replay(args: argparse.Namespace) -> int:
 
 
 def delegate(command: str, argv: Sequence[str]) -> int:
-    """``arena`` and ``train``: the training modules' own command lines."""
-    if command == "arena":
-        from rummy_env.training import evaluate
+    """``arena``, ``train`` and ``bench``: the training modules' own command lines."""
+    import importlib
 
-        evaluate.main(list(argv))
-    else:
-        from rummy_env.training import ppo_selfplay
-
-        ppo_selfplay.main(list(argv))
+    module = {"arena": "evaluate", "train": "ppo_selfplay", "bench": "bench"}[command]
+    importlib.import_module(f"rummy_env.training.{module}").main(list(argv))
     return 0
 
 
@@ -165,7 +163,7 @@ def parser() -> argparse.ArgumentParser:
     again.add_argument("--title", help="the page's title (default: the rules, the players and the seed)")
     again.add_argument("--observer", type=int, metavar="SEAT", help="show the position as this seat sees it")
     again.add_argument("--quiet", action="store_true", help="only the position, not the list of moves")
-    for name in ("arena", "train"):
+    for name in ("arena", "train", "bench"):
         commands.add_parser(name, help=COMMANDS[name] + f" (rummy {name} --help)", add_help=False)
     return top
 
@@ -215,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def body() -> int:
         try:
-            if command in ("arena", "train"):
+            if command in ("arena", "train", "bench"):
                 return delegate(command, argv[1:])
             args = parser().parse_args(argv)
         except SystemExit as stop:  # argparse's errors (printed), --help, a command's own exit: its status returned

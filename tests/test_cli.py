@@ -306,7 +306,7 @@ def test_train_off_a_terminal_reports_each_evaluation_and_where_everything_went(
     assert str(tmp_path / "run" / "logs") in lines[-1] and (tmp_path / "run" / "policy.pt").is_file()
 
 
-@pytest.mark.parametrize("command", ["play", "replay", "arena", "train"])
+@pytest.mark.parametrize("command", ["play", "replay", "arena", "train", "bench"])
 def test_help_is_short_and_says_where_the_guide_is(command):
     """Issue 30, 7: ``replay --help`` and ``train --help`` dumped about 40 lines of reST and doctest."""
     if command == "train":

@@ -50,7 +50,8 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     p = successes / trials
     centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the bounds hold the proportion itself (rounding put 1.0 outside the interval of 4 wins in 4)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def seat_patterns(players: int) -> np.ndarray:
