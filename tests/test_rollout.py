@@ -14,7 +14,7 @@ from rummy_env.engine.rollout import POLICY_HEURISTIC, POLICY_RANDOM, policies
 
 BASIC = [(2, {}), (3, {"must_discard_to_go_out": True}), (4, {"ace_high_or_low": True, "round_the_corner": True}),
          (6, {"forbid_discarding_card_taken_from_discard": False})]
-RAMI = [(2, {}), (3, {"card_announcement": "manual"}),  # "prevent" has kernels of its own, compiled in 2.5 min:
+RAMI = [(2, {}), (3, {"card_announcement": "manual"}),  # "prevent" has kernels of its own, minutes to compile:
         pytest.param(2, {"dead_ends": "prevent"}, marks=pytest.mark.slow)]  # the slow tier
 
 
