@@ -10,7 +10,8 @@
 
 ``rummy COMMAND --help`` lists each command's options. Bad input (an unknown rules preset or knob, a
 bad agent spec or checkpoint, a damaged record) is answered with a message and exit status 2, never
-a traceback; ``arena``, ``train`` and ``bench`` need the ``train`` extra (``pip install "rummy_env[train]"``).
+a traceback; ``arena``, ``train`` and ``bench`` need the ``train`` extra (``pip install "rummy_env[train]"``),
+``bench`` the ``openspiel`` extra too (its gin case plays OpenSpiel's gin bot).
 """
 
 from __future__ import annotations
