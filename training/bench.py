@@ -90,19 +90,23 @@ def deal_checksum(case: Case) -> str:
     return digest.hexdigest()
 
 
-def opponent_checksum(spec: str) -> str:
-    """sha256 of a shipped network an opponent spec names (``ppo:NAME``); the spec itself for the others."""
+def shipped_network(spec: str) -> Path | None:
+    """The shipped checkpoint an opponent spec ``ppo:NAME`` names (never a file of that name in the current
+    folder); None for the other opponents."""
     kind, _, name = spec.partition(":")
-    if kind != "ppo":
-        return spec
-    return hashlib.sha256(assets.checkpoint(name).read_bytes()).hexdigest()
+    return assets.checkpoint(name) if kind == "ppo" else None
+
+
+def opponent_checksum(spec: str) -> str:
+    """sha256 of the shipped network an opponent spec names; the spec itself for the others."""
+    network = shipped_network(spec)
+    return spec if network is None else hashlib.sha256(network.read_bytes()).hexdigest()
 
 
 def opponent_agent(spec: str, rules: RummyRules):
-    """The opponent of ``spec``: a ``ppo:NAME`` is always the shipped network (never a file of that name in the
-    current folder)."""
-    kind, _, name = spec.partition(":")
-    return make_agent(f"ppo:{assets.checkpoint(name)}" if kind == "ppo" else spec, rules)
+    """The opponent of ``spec``, a ``ppo:NAME`` being the shipped network (``shipped_network``)."""
+    network = shipped_network(spec)
+    return make_agent(spec if network is None else f"ppo:{network}", rules)
 
 
 def suite_hash(suite: str) -> str:
