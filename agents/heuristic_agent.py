@@ -27,17 +27,18 @@ from rummy_env.melds import describe_meld
 from rummy_env.rules import RummyRules
 
 
+# the heuristics of the other families, which HeuristicAgent(rules) builds for their rules
+FAMILY_HEURISTICS = {"rami51": RamiHeuristicAgent, "gin": GinHeuristicAgent}
+
+
 class HeuristicAgent:
     """See the module docstring; ``act(observation, action_mask, rng) -> actions`` over a batch.
     For ruleset ``rami51`` (presets ``rami51``, ``lebanese14``) it builds a ``RamiHeuristicAgent``, for ``gin`` a
     ``GinHeuristicAgent``."""
 
     def __new__(cls, rules: RummyRules):
-        if rules.ruleset == "rami51":
-            return RamiHeuristicAgent(rules)
-        if rules.ruleset == "gin":
-            return GinHeuristicAgent(rules)
-        return super().__new__(cls)
+        family_agent = FAMILY_HEURISTICS.get(rules.ruleset)
+        return family_agent(rules) if family_agent is not None else super().__new__(cls)
 
     def __init__(self, rules: RummyRules):
         self.rules = rules

@@ -6,7 +6,7 @@ Per decision with more than one legal action, ``iterations`` iterations (or as m
 with the next of ``worlds`` worlds of the belief, taken in turn (``rummy_env.beliefs``; the oracle keeps the
 other hands), descend the one tree of the searching seat's view with UCB over the actions available in that
 world (``exploration``), expand a node, play the hand out with the compiled rollout policy and credit the
-path (``rummy_env.engine.ismcts``). The move is the root's most
+path (``rummy_env.engine.search.ismcts``). The move is the root's most
 visited child. Every decision of a turn is searched alike: draws, melds, lay-offs, discards (and COMMIT,
 UNDO, TAKE, SWAP in rami51).
 
@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from rummy_env.agents.search import ROLLOUT_CAP, SearchAgent
-from rummy_env.engine.ismcts import ACTION, CHILD, SIBLING, VISITS, tree_arrays
+from rummy_env.engine.search.ismcts import ACTION, CHILD, SIBLING, VISITS, tree_arrays
 from rummy_env.rules import RummyRules
 
 OPTIONS = {"iterations": int, "seconds": float, "exploration": float, "worlds": int, "belief": str, "rollout": str,

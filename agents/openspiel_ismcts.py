@@ -27,7 +27,8 @@ from rummy_env.agents.search import ROLLOUT_CAP, parse_options
 from rummy_env.engine.config import kernel_config
 from rummy_env.engine.families import family
 from rummy_env.engine.drivers import done_rows
-from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, hand_won, policies
+from rummy_env.engine.families import has_policies, policies
+from rummy_env.engine.search.rollout import POLICY_CODES, hand_won
 from rummy_env.engine.state import state_dtype
 from rummy_env.openspiel import game_for_rules
 from rummy_env.rules import RummyRules
@@ -36,7 +37,7 @@ OPTIONS = {"simulations": int, "uct": float, "rollout": str, "seed": int}
 
 
 class CompiledRollouts(mcts.Evaluator):
-    """Leaf values from the package's compiled rollouts (``rummy_env.engine.rollout``): the hand played out
+    """Leaf values from the package's compiled rollouts (``rummy_env.engine.search.rollout``): the hand played out
     by ``rollout`` at every seat, then each seat's centred win share, as the ``reward="win"`` game scores it
     (0 for every seat if the rollout was cut before the hand's end)."""
 
@@ -70,7 +71,7 @@ class CompiledRollouts(mcts.Evaluator):
 
 def win_shares(won) -> np.ndarray:
     """Each seat's centred win share of a finished hand, ``(P w_q / winners - 1) / (P - 1)``, from whether each
-    seat won it (``rummy_env.engine.rollout.hand_won``); 0 for all when nobody won."""
+    seat won it (``rummy_env.engine.search.rollout.hand_won``); 0 for all when nobody won."""
     won = np.asarray(won, dtype=np.float64)
     players = len(won)
     if not won.any():
@@ -95,7 +96,7 @@ class OpenSpielISMCTSAgent:
         self.check_inputs = InputCheck(rules)
         self.game = game_for_rules(rules, reward="win")
         random_state = np.random.RandomState(seed)
-        if rules.ruleset in POLICY_MODULES:
+        if has_policies(rules.ruleset):
             evaluator = CompiledRollouts(self.game.rules, rollout, seed)
         else:
             evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)

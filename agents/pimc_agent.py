@@ -6,7 +6,7 @@ COMMIT, UNDO, TAKE and SWAP too):
 1. sample ``worlds`` worlds consistent with the seat's view (``rummy_env.beliefs``; or, for the oracle, the
    true other hands with a re-dealt stock);
 2. play every legal action in every world and then the hand to its end with the compiled rollout policy in
-   every seat (``rummy_env.engine.rollout``); the value of a play-out is the seat's share of the hand
+   every seat (``rummy_env.engine.search.rollout``); the value of a play-out is the seat's share of the hand
    (1 if it wins, else 0);
 3. **anchor**: keep the blueprint's action ``b`` unless the action ``a*`` with the best mean value beats it by
    more than ``z`` standard errors of the paired gain ``v_k(a*) - v_k(b)`` over the worlds ``k`` (every

@@ -15,7 +15,7 @@ Beliefs (``belief``): ``"uniform"`` (every consistent deal alike) or ``"model"``
 opponent model ``BeliefModel.default(rules)`` over the whole public history: a Metropolis chain of ``burn``
 moves, then a world every ``thin`` moves).
 Rollouts (``rollout``): the compiled ``"heuristic"`` or ``"random"`` policy of the ruleset in every seat
-(``rummy_env.engine.rollout``). ``stats`` counts decisions, searched decisions and the time spent. Times
+(``rummy_env.engine.search.rollout``). ``stats`` counts decisions, searched decisions and the time spent. Times
 are processor time (``time.process_time``): a budget of ``seconds`` means CPU seconds on the one core the
 search runs on, however busy the machine is.
 """
@@ -31,9 +31,9 @@ from rummy_env.actions import ActionLayout
 from rummy_env.agents.base import InputCheck, act_on
 from rummy_env.beliefs import BeliefModel, sample_worlds
 from rummy_env.engine.config import kernel_config
-from rummy_env.engine.families import family
+from rummy_env.engine.families import family, has_policies, policies, policy_rulesets
 from rummy_env.engine.observation import observe_rows
-from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, policies
+from rummy_env.engine.search.rollout import POLICY_CODES
 from rummy_env.engine.state import state_dtype
 from rummy_env.observations import ObservationLayout
 from rummy_env.rules import RummyRules
@@ -52,8 +52,8 @@ class SearchAgent:
                  seconds: float | None = None):
         from rummy_env.agents.registry import make_agent
 
-        if rules.ruleset not in POLICY_MODULES:
-            raise ValueError(f"search agents are written for the rule families {sorted(POLICY_MODULES)}, not "
+        if not has_policies(rules.ruleset):
+            raise ValueError(f"search agents are written for the rule families {policy_rulesets()}, not "
                              f"{rules.ruleset!r} (it has no compiled rollout policy yet)")
         if rollout not in POLICY_CODES:
             raise ValueError(f"rollout must be one of {list(POLICY_CODES)}, got {rollout!r}")

@@ -21,7 +21,8 @@ from rummy_env import RummyEngine
 from rummy_env.agents.heuristic_agent import HeuristicAgent
 from rummy_env.agents.registry import make_agent
 from rummy_env.beliefs import BeliefModel, sample_worlds
-from rummy_env.engine.rollout import POLICY_CODES, policies
+from rummy_env.engine.families import policies
+from rummy_env.engine.search.rollout import POLICY_CODES
 from rummy_env.rules import make_rules
 
 

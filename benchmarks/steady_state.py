@@ -22,7 +22,7 @@ beside the env would):
     python benchmarks/steady_state.py --table --seconds 60 [--busy]    # rami51 and lebanese14, 2-5 players, both modes
 
 ``--table`` prints the README's table. ``--heuristic`` adds, per configuration, the compiled heuristic playing
-every seat (``rummy_env.engine.rollout``'s ``play_out_rows``, hands from fresh deals to their end, one thread):
+every seat (``rummy_env.engine.search.rollout``'s ``play_out_rows``, hands from fresh deals to their end, one thread):
 steps/s and hands/s of a player that plays to go out, beside random play's. A configuration whose rows do not all finish a hand within
 ``--warmup-limit`` seconds is reported as such and measured from then on (its figures then include cheap
 early moves).
@@ -102,7 +102,8 @@ def measure(rules: rummy_env.RummyRules, batch: int, seconds: float, warmup_limi
 
 def heuristic_hands(rules: rummy_env.RummyRules, batch: int, seconds: float) -> dict:
     """The compiled heuristic at every seat plays batches of ``batch`` fresh deals to the end of their hand."""
-    from rummy_env.engine.rollout import POLICY_HEURISTIC, policies  # a family's compiled rollouts
+    from rummy_env.engine.families import policies  # a family's compiled rollouts
+    from rummy_env.engine.search.rollout import POLICY_HEURISTIC
 
     kernels = policies(rules)
     engine = rummy_env.RummyEngine(rules, batch_size=batch, parallel=False)

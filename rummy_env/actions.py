@@ -123,10 +123,10 @@ class ActionLayout:
 
     @classmethod
     def for_rules(cls, rules: RummyRules) -> "ActionLayout":
-        rami = rules.ruleset == "rami51"
-        return cls(build_catalogue(rules), rules.num_slots, rules.num_card_types, rami,
-                   rami and rules.card_announcement == "manual", SPECIALS[rules.ruleset],
-                   1 if rules.ruleset == "gin" else rules.num_slots)
+        tentative = rules.traits.tentative
+        return cls(build_catalogue(rules), rules.num_slots, rules.num_card_types, tentative,
+                   tentative and rules.card_announcement == "manual", SPECIALS[rules.ruleset],
+                   1 if rules.traits.one_layoff_target else rules.num_slots)
 
     @property
     def meld_offset(self) -> int:

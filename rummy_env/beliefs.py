@@ -9,7 +9,7 @@ opponent model over the whole public history.
 A *world* is a copy of the game record in which everything the seat cannot see is drawn again: the cards of
 the other hands that are not publicly known (cards taken face up and still held stay where they are), the
 order of the stock, and the game's random generator (future rebuilds of the stock). The sampler reads only
-what the seat sees (``rummy_env.engine.worlds`` says how), so the seat's observation of every world is its
+what the seat sees (``rummy_env.engine.search.worlds`` says how), so the seat's observation of every world is its
 real observation, and two positions that differ only in what the seat cannot see give the same worlds for
 the same seed (``tests/test_beliefs.py``).
 
@@ -25,7 +25,7 @@ the same seed (``tests/test_beliefs.py``).
   they are and only the stock and the generator are drawn again.
 
 ``BeliefModel`` is a log-linear opponent model: a world's log-weight is ``weights @ features``, the
-features (``rummy_env.engine.worlds.FEATURES``) relating each other seat's re-dealt cards to everything that
+features (``rummy_env.engine.search.worlds.FEATURES``) relating each other seat's re-dealt cards to everything that
 seat did this hand (``RummyEngine.public_history``: the cards it took, passed and discarded, their meld
 partners) and to each other (melds and partner pairs it would hold). ``BeliefModel.default(rules)`` holds
 weights fitted by maximum likelihood to positions of ``HeuristicAgent`` self-play
@@ -43,7 +43,7 @@ import numpy as np
 from rummy_env import cards
 from rummy_env.engine.state import state_dtype
 from rummy_env.engine.families import family
-from rummy_env.engine.worlds import FEATURES, NUM_FEATURES, features_rows, mcmc_rows, sample_rows
+from rummy_env.engine.search.worlds import FEATURES, NUM_FEATURES, features_rows, mcmc_rows, sample_rows
 from rummy_env.inputs import is_integer
 from rummy_env.rules import RummyRules
 

@@ -168,25 +168,22 @@ GIN_KNOBS = ("hand_size", "target_score", "max_hands") + GIN_ONLY
 
 
 def resolve_defaults(rules) -> None:
-    """Fill the knobs left at ``None`` or ``AUTO`` with their ruleset's value (``RummyRules.__post_init__``)."""
-    rami = rules.ruleset == "rami51"
+    """Fill the knobs left at ``None`` or ``AUTO`` with their family's value (``RummyRules.__post_init__``;
+    ``rummy_env.rulesets``: B11 keeps the pile's top when the stock is rebuilt, R17 does not, gin never rebuilds,
+    G10)."""
 
     def set_(name: str, value: Any) -> None:
         object.__setattr__(rules, name, value)
 
-    if rules.reshuffle_keep_top is None:      # B11 keeps the top; AR17 does not; gin never rebuilds (G10)
-        set_("reshuffle_keep_top", rules.ruleset == "basic")
+    traits = rules.traits
+    for name, value in traits.defaults.items():
+        if getattr(rules, name) is None:
+            set_(name, value)
     if rules.dead_round_scoring is None:
         set_("dead_round_scoring", "none")
-    if rules.game_end_mode is None:
-        set_("game_end_mode", "threshold" if rami else "target")
-    lebanese = rami and rules.lebanese is True
+    lebanese = rules.lebanese is True   # only rami51 may set it (check_other_ruleset_knobs)
     for name, (on, off) in LEBANESE_KNOBS.items():
         if getattr(rules, name) is AUTO:
             set_(name, on if lebanese else off)
-    if rules.ruleset == "basic" and rules.hand_size is None:
-        set_("hand_size", dict(rules.hand_size_by_players).get(rules.num_players))
-    elif rules.hand_size is None:
-        set_("hand_size", 13 if rami else 10)
-    if rules.target_score is None:
-        set_("target_score", 100 if rules.ruleset == "gin" else 150)
+    if rules.hand_size is None:
+        set_("hand_size", traits.hand_size(rules))

@@ -71,9 +71,12 @@ class MeldCatalogue:
 
 
 def build_catalogue(rules: RummyRules) -> MeldCatalogue:
-    """The catalogue for ``rules`` in the documented order."""
-    if rules.ruleset == "gin":
-        return _gin_catalogue()
+    """The catalogue for ``rules`` in the documented order (its family's, ``Traits.catalogue``)."""
+    return _standard_catalogue(rules) if rules.traits.catalogue == "standard" else _gin_catalogue()
+
+
+def _standard_catalogue(rules: RummyRules) -> MeldCatalogue:
+    """Sets of three ranks and three-card runs (B8, R8), with a joker in each place where the deck has jokers."""
     jokers = rules.num_jokers > 0
     rows: list[tuple[tuple[int, int, int], int, int, int, int, int]] = []
     for rank in range(1, cards.NUM_RANKS + 1):
@@ -156,7 +159,7 @@ def _run_spans(ranks: list[int], jokers: int, rules: RummyRules):
         starts, longest = range(1, 14), 13
     else:
         starts, longest = range(1, rules.max_run_position - length + 2), rules.max_run_position
-        if rules.ruleset == "rami51" and not rules.allow_ace_both_ends:
+        if not rules.allow_ace_both_ends:   # a rami51 knob (AR10): basic's and gin's ace ends by run_top
             longest = 13
     if length > longest:
         return

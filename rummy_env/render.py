@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from rummy_env import cards
 from rummy_env.inputs import is_integer
 from rummy_env.melds import rank_at
+from rummy_env.rulesets import TRAITS
 
 if TYPE_CHECKING:
     from rummy_env.engine import RummyEngine
@@ -96,8 +97,7 @@ def describe(snap: dict[str, Any], observer: int | None = None, names: Sequence[
         raise ValueError(f"observer must be None (every hand) or a seat 0..{players - 1}, got {observer!r}")
     who = seat_names(players, names)
     live = is_live(snap["phase"])
-    rami = snap.get("ruleset") == "rami51"
-    hand_word = "round" if rami else "hand"
+    hand_word = TRAITS[snap["ruleset"]].round_word
     lines = [f"{hand_word} {snap['hands_played'] + live} · turn {snap['turn']} · phase {snap['phase']} · "
              f"dealer {who[snap['dealer']]} · to act {who[snap['current']]}"]
     discard = snap["discard"]
@@ -107,7 +107,7 @@ def describe(snap: dict[str, Any], observer: int | None = None, names: Sequence[
                     if discard else ""))
     for seat, hand in enumerate(snap["hands"]):
         marker = "▶" if seat == snap["current"] and live else " "
-        opened = (" opened" if snap["opened"][seat] else " not opened") if rami else ""
+        opened = (" opened" if snap["opened"][seat] else " not opened") if "opened" in snap else ""
         face_up = (observer is None and show_hidden) or seat == observer or (observer is not None and not live)
         if face_up:
             cards_text = grouped_symbols(hand) if seat == observer else symbols(hand)
@@ -135,7 +135,7 @@ def outcome(snap: dict[str, Any], names: Sequence[str]) -> str:
     """How the last finished hand ended and the totals (empty before the first one ends)."""
     if snap["hands_played"] == 0 and snap["end_reason"] == "none":
         return ""
-    hand_word = "round" if snap.get("ruleset") == "rami51" else "hand"
+    hand_word = TRAITS[snap["ruleset"]].round_word
     text = hand_end(snap, names)
     scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(snap["hand_scores"]))
     totals = ", ".join(f"{names[seat]} {total}" for seat, total in enumerate(snap["totals"]))
@@ -153,14 +153,14 @@ def hand_end(snap: dict[str, Any], names: Sequence[str]) -> str:
         return _gin_outcome(snap, names)
     if snap["winner"] is not None:
         return f"{names[snap['winner']]} went out{' (rummy!)' if snap['rummy'] else ''}"
-    return f"dead {'round' if snap.get('ruleset') == 'rami51' else 'hand'} ({snap['end_reason']})"
+    return f"dead {TRAITS[snap['ruleset']].round_word} ({snap['end_reason']})"
 
 
 def opening_count(snap: dict[str, Any], rules) -> dict[str, Any] | None:
     """rami51, while the player to act has not opened and is playing: the points laid this turn toward the
     opening, the points it needs, and whether a pure run is among the plays (None when the rules ask for
     none; R11.1, R11.2). The terminal game and the replay page both show it."""
-    if snap.get("ruleset") != "rami51" or snap["phase"] != "play" or snap["opened"][snap["current"]]:
+    if "opened" not in snap or snap["phase"] != "play" or snap["opened"][snap["current"]]:
         return None
     tentative = [meld for meld in snap["table"] if meld.get("tentative")]
     pure = any(meld.get("pure") for meld in tentative) if rules.opening_requires_pure_run else None

@@ -103,26 +103,7 @@ def hand_row(snap: dict[str, Any], rules, names: list[str], move: int) -> dict[s
 
 def bonus_words(snap: dict[str, Any], rules) -> str:
     """The multipliers and bonuses in a hand's scores (B13, G9, G12, R16, R19, R21.5)."""
-    reason, words = snap["end_reason"], []
-    if rules.ruleset == "basic" and snap["rummy"]:
-        words.append(f"rummy ×{rules.going_rummy_multiplier:g}")
-    if rules.ruleset == "gin":
-        bonus = {"gin": ("gin bonus", rules.gin_bonus), "big_gin": ("big gin bonus", rules.big_gin_bonus),
-                 "undercut": ("undercut bonus", rules.undercut_bonus)}.get(reason)
-        if bonus:
-            words.append(f"{bonus[0]} +{bonus[1]:g}")
-        if snap["phase"] == "game_over":
-            words.append("the game's box, game and shutout bonuses included")
-    if rules.ruleset == "rami51" and reason == "out" and snap["turn_state"].get("all_at_once"):
-        if rules.all_at_once_joker_scaling is not None:
-            words.append("all at once, scaled by the jokers laid")
-        elif rules.all_at_once_scoring == "flat100":
-            words.append("all at once: a flat 100")
-        elif snap["turn_state"].get("joker_finish"):
-            words.append(f"all at once with a joker as final discard ×{rules.joker_finish_multiplier:g}")
-        else:
-            words.append(f"all at once ×{rules.all_at_once_multiplier:g}")
-    return "; ".join(words)
+    return "; ".join(rules.traits.bonuses(snap, rules))
 
 
 def freshness(frame: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
@@ -173,7 +154,7 @@ def page_data(record: GameRecord, observer: int | None = None) -> dict[str, Any]
                f"{len(record.actions)} moves · rummy_env {record.rummy_env_version}"
                + ("" if observer is None else f" · as player_{observer} ({names[observer]}) sees it"))
     return {"names": names, "labels": labels, "summary": summary, "frames": frames, "moves": moves, "hands": hands,
-            "round_word": "round" if rules.ruleset == "rami51" else "hand"}
+            "round_word": rules.traits.round_word}
 
 
 def default_title(record: GameRecord) -> str:

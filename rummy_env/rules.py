@@ -37,6 +37,7 @@ from rummy_env.knobs import (
     AUTO, BASIC_HAND_SIZES, BASIC_KNOBS, ENV_KNOBS, GIN_KNOBS, GIN_ONLY, GIN_PRESETS, LEBANESE_KNOBS, PRESETS, RULESETS,
     SHARED_KNOBS, knob_choices, resolve_defaults, same,
 )
+from rummy_env.rulesets import TRAITS, Traits
 from rummy_env.rules_check import check_other_ruleset_knobs, normalise_hand_sizes, normalise_scaling, validate
 
 __all__ = ["RummyRules", "make_rules", "plain", "AUTO", "PRESETS", "RULESETS", "GIN_PRESETS", "ENV_KNOBS", "BASIC_KNOBS",
@@ -388,14 +389,19 @@ class RummyRules:
 
     # ------------------------------------------------------------------ derived sizes
     @property
+    def traits(self) -> Traits:
+        """The traits of this ruleset's family (``rummy_env.rulesets``)."""
+        return TRAITS[self.ruleset]
+
+    @property
     def deck_copies(self) -> int:
-        """Physical copies of every natural card: 1 (basic) or 2 (rami51, R1)."""
-        return 2 if self.ruleset == "rami51" else 1
+        """Physical copies of every natural card: 1 (basic, gin) or 2 (rami51, R1)."""
+        return self.traits.deck_copies
 
     @property
     def num_jokers(self) -> int:
-        """Jokers in the deck: 0 (basic) or 4 (rami51, R1)."""
-        return 4 if self.ruleset == "rami51" else 0
+        """Jokers in the deck: 0 (basic, gin) or 4 (rami51, R1)."""
+        return self.traits.num_jokers
 
     @property
     def num_card_types(self) -> int:
@@ -404,7 +410,7 @@ class RummyRules:
 
     @property
     def deck_size(self) -> int:
-        """Physical cards in play: 52 (basic) or 108 (rami51)."""
+        """Physical cards in play: 52 (basic, gin) or 108 (rami51)."""
         return cards.NUM_NATURAL_TYPES * self.deck_copies + self.num_jokers
 
     @property
@@ -414,22 +420,20 @@ class RummyRules:
 
     @property
     def max_run_position(self) -> int:
-        """Highest run position without wrapping: basic 13 (K) or 14 (a high ace); rami51 14 (R2).
+        """Highest run position without wrapping: basic and gin 13 (K) or 14 (a high ace); rami51 14 (R2).
 
         With rami51 ``circular_runs`` the engine handles the wrap itself (positions up to 25)."""
-        if self.ruleset == "rami51":
-            return 14
-        return 14 if self.ace_high_or_low else 13
+        return self.traits.run_top(self)
 
     @property
     def wraps_runs(self) -> bool:
         """Runs may wrap K-A-2: basic ``round_the_corner`` (B15), rami51 ``circular_runs`` (R20)."""
-        return self.circular_runs if self.ruleset == "rami51" else self.round_the_corner
+        return getattr(self, self.traits.wrap_knob)
 
     @property
     def is_penalty_scoring(self) -> bool:
-        """True when points are penalties and the lowest total wins (rami51); False for basic."""
-        return self.ruleset == "rami51"
+        """True when points are penalties and the lowest total wins (rami51); False for basic and gin."""
+        return self.traits.penalty_scoring
 
     @property
     def card_values(self) -> tuple[int, ...]:
@@ -438,16 +442,7 @@ class RummyRules:
 
     def card_value(self, card: int) -> int:
         """Value of a card left in hand (basic B12, B15; rami51 R19, R21.1)."""
-        if self.ruleset == "rami51":
-            if card == cards.JOKER:
-                return self.joker_hand_value
-            if cards.rank_of(card) == 1:
-                return self.ace_fixed_value if self.ace_fixed_value is not None else self.ace_hand_value
-            return min(cards.rank_of(card), 10)
-        rank = cards.rank_of(card)
-        if rank == 1:
-            return self.ace_high_scoring_value if self.ace_high_or_low else 1
-        return min(rank, 10)
+        return self.traits.card_value(self, card)
 
     def opening_points_needed(self, took_discard_top: bool) -> int:
         """Points a rami51 opening must count (R11.1): ``opening_threshold``, or, in a turn that took the discard

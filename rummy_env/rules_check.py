@@ -82,7 +82,7 @@ def check_other_ruleset_knobs(rules, own_knobs: dict[str, tuple[str, ...]]) -> N
             continue
         if name == "target_score" and same(value, 150):
             continue          # rami51 resolves the knob it does not use to basic's default
-        if name == "hand_size" and rules.ruleset == "basic":
+        if name == "hand_size":   # only basic owns no hand_size: it deals hand_size_by_players
             sizes = dict(rules.hand_size_by_players)
             if value == sizes.get(rules.num_players) and is_int(value):
                 continue          # e.g. a dict built from dataclasses.asdict: hand_size is derived in basic
@@ -122,9 +122,9 @@ def validate(rules) -> None:
     {"basic": _validate_basic, "rami51": _validate_rami51, "gin": _validate_gin}[rules.ruleset](rules, fail)
     _check_choices(rules, fail, {knob: (choices, "environment knob") for knob, choices in CHOICES_ENV.items()})
     if rules.max_reshuffles is not None and (not is_int(rules.max_reshuffles) or rules.max_reshuffles < 0):
-        fail("max_reshuffles", "None (unlimited) or an integer >= 0", "B11" if rules.ruleset == "basic" else "R17")
+        fail("max_reshuffles", "None (unlimited) or an integer >= 0", rules.traits.rule_ids["max_reshuffles"])
     if not (rules.first_dealer == "random" or (is_int(rules.first_dealer) and 0 <= rules.first_dealer < rules.num_players)):
-        fail("first_dealer", f"'random' or a seat 0..{rules.num_players - 1}", {"basic": "B4", "rami51": "R4", "gin": "G2"}[rules.ruleset])
+        fail("first_dealer", f"'random' or a seat 0..{rules.num_players - 1}", rules.traits.rule_ids["first_dealer"])
     # rewards are float32: these bounds keep every reward finite and every score difference visible in it
     if not (is_number(rules.reward_scale) and REWARD_SCALE[0] <= rules.reward_scale <= REWARD_SCALE[1]):
         fail("reward_scale", f"a positive number {REWARD_SCALE[0]:g}..{REWARD_SCALE[1]:g}", "environment knob")

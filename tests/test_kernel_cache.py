@@ -29,13 +29,13 @@ def test_a_later_process_loads_every_kernel_from_the_cache(tmp_path):
 def test_every_kernel_the_closures_reach_has_a_fixed_identity():
     """Without compiling: every family's drivers, rollouts and ISMCTS loops (rami51's under both ``dead_ends``
     modes), and every kernel they reach, carry a fixed identity (none drawn at random), and no two share one."""
-    from rummy_env.engine import basic, basic_policy
+    from rummy_env.engine.basic import policy as basic_policy, step as basic_step
     from rummy_env.engine.gin import step as gin_step
     from rummy_env.engine.jit import reachable_kernels
     from rummy_env.engine.rami51 import policy as rami51_policy, step as rami51_step
 
     modes = rami51_step.DEAD_ENDS  # rami51 compiles one set per dead_ends mode
-    drivers = [basic.DRIVERS, gin_step.DRIVERS] + [rami51_step.kernels(mode).drivers for mode in modes]
+    drivers = [basic_step.DRIVERS, gin_step.DRIVERS] + [rami51_step.kernels(mode).drivers for mode in modes]
     roots = [kernel for family in drivers for kernel in vars(family).values()]
     for policies in [basic_policy.POLICIES] + [rami51_policy.policies_for(mode) for mode in modes]:
         roots += list(policies)

@@ -1,4 +1,4 @@
-"""Compiled rollout policies (``rummy_env.engine.rollout``) act exactly like their Python agents: decision by
+"""Compiled rollout policies (``rummy_env.engine.search.rollout``) act exactly like their Python agents: decision by
 decision on many states, and over whole play-outs (the random policy under the documented random number
 convention)."""
 
@@ -10,7 +10,8 @@ import pytest
 from rummy_env import RummyEngine, RummyRules
 from rummy_env.agents.heuristic_agent import HeuristicAgent
 from rummy_env.agents.random_agent import RandomAgent
-from rummy_env.engine.rollout import POLICY_HEURISTIC, POLICY_RANDOM, policies
+from rummy_env.engine.families import policies
+from rummy_env.engine.search.rollout import POLICY_HEURISTIC, POLICY_RANDOM
 
 BASIC = [(2, {}), (3, {"must_discard_to_go_out": True}), (4, {"ace_high_or_low": True, "round_the_corner": True}),
          (6, {"forbid_discarding_card_taken_from_discard": False})]
@@ -20,7 +21,7 @@ RAMI = [(2, {}), (3, {"card_announcement": "manual"}),  # "prevent" has kernels 
 
 class StreamUniforms:
     """A stand-in for ``np.random.Generator`` whose ``random()`` returns the rollout stream's uniforms
-    (xorshift64*, the top 53 bits), as ``engine.rollout.next_uniform`` draws them."""
+    (xorshift64*, the top 53 bits), as ``engine.search.rollout.next_uniform`` draws them."""
 
     def __init__(self, state: int):
         self.state = state

@@ -31,7 +31,8 @@ def warm(preset: str, knobs: dict, part: str) -> None:
     sampling (``POLICIES``)."""
     from rummy_env import RummyEngine, RummyRules
     from rummy_env.beliefs import sample_worlds
-    from rummy_env.engine.rollout import POLICY_CODES, POLICY_MODULES, policies
+    from rummy_env.engine.families import has_policies, policies
+    from rummy_env.engine.search.rollout import POLICY_CODES
     from rummy_env.sampling import pick_legal_actions
 
     rules = RummyRules.preset(preset, num_players=2, **knobs)
@@ -54,7 +55,7 @@ def warm(preset: str, knobs: dict, part: str) -> None:
         engine.load(1, engine.snapshot(0))
         return
     sample_worlds(rules, engine.state[0], int(engine.state[0]["current"]), 4, 0)
-    if rules.ruleset in POLICY_MODULES:
+    if has_policies(rules.ruleset):
         kernels = policies(rules)
         for policy in POLICY_CODES.values():
             state, undo = engine.state.copy(), engine.undo_copies.copy()

@@ -4,7 +4,7 @@
 
 1. Play ``--positions`` / 2 hands between two copies of the opponent (``--opponent``, default the heuristic)
    and keep, at a random start of turn of each hand, the position as each seat would see it (one per seat);
-2. for every position, the features (``rummy_env.engine.worlds.FEATURES``) of the true deal and of
+2. for every position, the features (``rummy_env.engine.search.worlds.FEATURES``) of the true deal and of
    ``--worlds`` uniform worlds consistent with that seat's view;
 3. maximise the log-likelihood of the true deals under the log-linear model ``P(world) ∝ exp(w @ f(world))``
    restricted to the consistent deals, its normaliser estimated from the uniform worlds, with a small L2
@@ -26,7 +26,7 @@ from rummy_env.agents.base import act_on
 from rummy_env.agents.registry import make_agent
 from rummy_env.beliefs import BeliefModel, sample_worlds
 from rummy_env.engine.state import PHASE_DRAW
-from rummy_env.engine.worlds import FEATURES, NUM_FEATURES
+from rummy_env.engine.search.worlds import FEATURES, NUM_FEATURES
 from rummy_env.inputs import seed_type
 from rummy_env.rules import RummyRules, make_rules
 

@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 
 from rummy_env import cards
-from rummy_env.engine.positions import _TURN_SCALARS, GIN_SCALARS, MELD_KEYS, snapshot_keys
-from rummy_env.engine.state import END_NAMES, PHASE_NAMES, PURE, PURE_BUT_JOKER
+from rummy_env.engine.families import family
+from rummy_env.engine.positions import MELD_KEYS, snapshot_keys
+from rummy_env.engine.state import END_NAMES, PHASE_NAMES
 from rummy_env.knobs import COUNTER_LIMIT
 from rummy_env.melds import KIND_EMPTY, KIND_SET, describe_meld
 from rummy_env.observations import HISTORY_KINDS
@@ -30,37 +31,35 @@ def load(rules: RummyRules, rows: np.ndarray, undo_rows: np.ndarray, position: d
     turn_undo = position.get("turn_state", {}).get("undo") if isinstance(position.get("turn_state"), dict) else None
     if turn_undo is not None:
         _fill(rules, undo[0], turn_undo)
-    elif rules.ruleset == "rami51" and (int(record[0]["tentative"]) > 0 or int(record[0]["played_turn"]) > 0
-                                         and rules.dead_ends == "take_back"):
-        raise ValueError("position key 'turn_state': a turn with tentative plays, or with plays under dead_ends = "
-                         "'take_back', needs 'undo', the position UNDO and TAKE_BACK return to")
+    else:
+        family(rules.ruleset).position.check_no_turn_copy(rules, record[0])
     rows[0] = record[0]
     undo_rows[0] = undo[0]
 
 
-def _bad(key: str, value: Any, allowed: str) -> ValueError:
+def bad_value(key: str, value: Any, allowed: str) -> ValueError:
     return ValueError(f"position key {key!r}: {value!r} is not allowed; expected {allowed}")
 
 
-def _cards(key: str, values, types: int) -> list[int]:
+def card_list(key: str, values, types: int) -> list[int]:
     """Card types ``0..types - 1`` (the joker, 52, only in rami51), given as ints or names such as '7H'."""
     if isinstance(values, str):
         values = values.split()
     if not isinstance(values, (list, tuple)):
-        raise _bad(key, values, "a list of cards (card types or names such as '7H')")
+        raise bad_value(key, values, "a list of cards (card types or names such as '7H')")
     out = []
     for value in values:
         try:
             card = cards.parse(value) if isinstance(value, str) else int(value)
         except (TypeError, ValueError) as error:
-            raise _bad(key, value, "a card type or a card name such as '7H'") from error
+            raise bad_value(key, value, "a card type or a card name such as '7H'") from error
         if not isinstance(value, (str, int, np.integer)) or isinstance(value, bool) or not 0 <= card < types:
-            raise _bad(key, value, f"a card type 0..{types - 1} or a card name such as '7H'")
+            raise bad_value(key, value, f"a card type 0..{types - 1} or a card name such as '7H'")
         out.append(card)
     return out
 
 
-def _seat(key: str, value: Any, players: int, none_ok: bool = False) -> int:
+def seat_of(key: str, value: Any, players: int, none_ok: bool = False) -> int:
     if value is None and none_ok:
         return -1
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) < players:
@@ -68,28 +67,28 @@ def _seat(key: str, value: Any, players: int, none_ok: bool = False) -> int:
     return int(value)
 
 
-def _count(key: str, value: Any, low: int = 0, high: int = 30000) -> int:
+def count_of(key: str, value: Any, low: int = 0, high: int = 30000) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= int(value) <= high:
-        raise _bad(key, value, f"an integer {low}..{high}")
+        raise bad_value(key, value, f"an integer {low}..{high}")
     return int(value)
 
 
-def _per_seat(key: str, values: Any, players: int) -> list:
+def per_seat(key: str, values: Any, players: int) -> list:
     if not isinstance(values, (list, tuple)) or len(values) != players:
-        raise _bad(key, values, f"one entry per seat ({players})")
+        raise bad_value(key, values, f"one entry per seat ({players})")
     return list(values)
 
 
-def _bools(key: str, values: Any, players: int) -> list[bool]:
-    values = _per_seat(key, values, players)
+def bools_of(key: str, values: Any, players: int) -> list[bool]:
+    values = per_seat(key, values, players)
     if not all(isinstance(value, (bool, np.bool_)) for value in values):
-        raise _bad(key, values, "one bool per seat")
+        raise bad_value(key, values, "one bool per seat")
     return [bool(value) for value in values]
 
 
-def _bool(key: str, value: Any) -> bool:
+def bool_of(key: str, value: Any) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise _bad(key, value, "true or false")
+        raise bad_value(key, value, "true or false")
     return bool(value)
 
 
@@ -100,14 +99,16 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     if unknown:
         raise ValueError(f"unknown position keys {sorted(unknown)}; known: {snapshot_keys()}")
     players, types = rules.num_players, rules.num_card_types
+    if position.get("ruleset", rules.ruleset) != rules.ruleset:
+        raise bad_value("ruleset", position["ruleset"], f"{rules.ruleset!r}, the ruleset of these rules")
     if position.get("num_players", players) != players:
-        raise _bad("num_players", position["num_players"], f"{players}, the player count of these rules")
+        raise bad_value("num_players", position["num_players"], f"{players}, the player count of these rules")
     if "hands" not in position:
         raise ValueError("position key 'hands' is required: one list of cards per seat")
-    hands = [_cards(f"hands[{seat}]", hand, types) for seat, hand in enumerate(_per_seat("hands", position["hands"], players))]
+    hands = [card_list(f"hands[{seat}]", hand, types) for seat, hand in enumerate(per_seat("hands", position["hands"], players))]
     table = position.get("table", [])
     if not isinstance(table, (list, tuple)) or len(table) > rules.num_slots:
-        raise _bad("table", table, f"a list of at most {rules.num_slots} melds")
+        raise bad_value("table", table, f"a list of at most {rules.num_slots} melds")
     melds = []
     for k, meld in enumerate(table):
         if not isinstance(meld, dict) or "cards" not in meld:
@@ -116,19 +117,19 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
         if set(meld) - set(MELD_KEYS):
             raise ValueError(f"position key 'table': meld {k} has unknown keys {sorted(set(meld) - set(MELD_KEYS))}; "
                              f"known: {list(MELD_KEYS)}")
-        meld = dict(meld, cards=_cards("table", meld["cards"], types))
-        _seat("table", meld.get("owner", 0), players)
+        meld = dict(meld, cards=card_list("table", meld["cards"], types))
+        seat_of("table", meld.get("owner", 0), players)
         try:
             describe_meld(meld["cards"], rules, meld.get("joker_at"))
         except ValueError as error:
             raise ValueError(f"position key 'table': meld {k}: {error}") from error
         melds.append(meld)
-    discard = _cards("discard", position.get("discard", []), types)
+    discard = card_list("discard", position.get("discard", []), types)
     placed = [card for hand in hands for card in hand] + discard + [card for meld in melds for card in meld["cards"]]
     copies = np.bincount(np.r_[np.tile(np.arange(cards.NUM_NATURAL_TYPES), rules.deck_copies),
                                np.full(rules.num_jokers, cards.JOKER)].astype(np.int64), minlength=types)
     if "stock" in position:
-        stock = _cards("stock", position["stock"], types)
+        stock = card_list("stock", position["stock"], types)
     else:
         left = copies - np.bincount(np.array(placed, dtype=np.int64), minlength=types)[:types]
         stock = [int(card) for card in np.repeat(np.arange(types), np.maximum(left, 0))][::-1]
@@ -138,14 +139,14 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
         extra = [cards.name(c) for c in range(min(types, every.shape[0])) if every[c] > copies[c]]
         raise ValueError(f"a position must hold every card of the deck exactly once; missing {missing}, too many {extra}")
     if max(len(hand) for hand in hands) > 127:
-        raise _bad("hands", [len(hand) for hand in hands], "at most 127 cards per hand")
+        raise bad_value("hands", [len(hand) for hand in hands], "at most 127 cards per hand")
     phase = position.get("phase", "draw")
-    phases = PHASE_NAMES if rules.ruleset == "gin" else PHASE_NAMES[:4]
+    phases = family(rules.ruleset).position.PHASES
     if phase not in phases:
-        raise _bad("phase", phase, f"one of {phases}")
+        raise bad_value("phase", phase, f"one of {phases}")
     r["phase"] = PHASE_NAMES.index(phase)
-    r["current"] = _seat("current", position.get("current", 0), players)
-    r["dealer"] = _seat("dealer", position.get("dealer", (int(r["current"]) - 1) % players), players)
+    r["current"] = seat_of("current", position.get("current", 0), players)
+    r["dealer"] = seat_of("dealer", position.get("dealer", (int(r["current"]) - 1) % players), players)
     r["hand"][:] = 0
     r["hand_n"][:] = 0
     for seat, hand in enumerate(hands):
@@ -158,60 +159,57 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     r["pile"][: len(discard)] = discard
     r["pile_n"] = len(discard)
     taken = position.get("taken")
-    r["taken"] = -1 if taken is None else _cards("taken", [taken], types)[0]
+    r["taken"] = -1 if taken is None else card_list("taken", [taken], types)[0]
     _fill_table(rules, r, melds)
     _fill_seat_cards(rules, r, position, melds, hands)
-    r["played_turn"] = _bool("played_this_turn", position.get("played_this_turn", False))
+    r["played_turn"] = bool_of("played_this_turn", position.get("played_this_turn", False))
     r["has_played"][:] = 0
-    r["has_played"][:players] = _bools("has_played", position.get("has_played", [False] * players), players)
+    r["has_played"][:players] = bools_of("has_played", position.get("has_played", [False] * players), players)
     r["has_melded"][:] = 0
     default_melded = [any(m.get("owner", 0) == seat for m in melds) for seat in range(players)]
-    r["has_melded"][:players] = _bools("has_melded", position.get("has_melded", default_melded), players)
-    r["turns"] = _count("turn", position.get("turn", 0), 0, COUNTER_LIMIT)
-    r["reshuffles"] = _count("reshuffles", position.get("reshuffles", 0))
-    r["hands_played"] = _count("hands_played", position.get("hands_played", 0), 0, COUNTER_LIMIT)
-    r["undos"] = _count("undos", position.get("undos", 0), 0, 127)
+    r["has_melded"][:players] = bools_of("has_melded", position.get("has_melded", default_melded), players)
+    r["turns"] = count_of("turn", position.get("turn", 0), 0, COUNTER_LIMIT)
+    r["reshuffles"] = count_of("reshuffles", position.get("reshuffles", 0))
+    r["hands_played"] = count_of("hands_played", position.get("hands_played", 0), 0, COUNTER_LIMIT)
+    r["undos"] = count_of("undos", position.get("undos", 0), 0, 127)
     for key in ("totals", "hand_scores"):
-        values = _per_seat(key, position.get(key, [0] * players), players)
+        values = per_seat(key, position.get(key, [0] * players), players)
         if not all(isinstance(v, (int, float, np.integer, np.floating)) and np.isfinite(v) for v in values):
-            raise _bad(key, values, "finite numbers")
+            raise bad_value(key, values, "finite numbers")
         r[key][:] = 0
         r[key][:players] = values
-    r["winner"] = _seat("winner", position.get("winner"), players, none_ok=True)
-    r["rummy"] = _bool("rummy", position.get("rummy", False))
+    r["winner"] = seat_of("winner", position.get("winner"), players, none_ok=True)
+    r["rummy"] = bool_of("rummy", position.get("rummy", False))
     end = position.get("end_reason", "none")
     if end not in END_NAMES:
-        raise _bad("end_reason", end, f"one of {END_NAMES}")
+        raise bad_value("end_reason", end, f"one of {END_NAMES}")
     r["end_reason"] = END_NAMES.index(end)
     winners = position.get("game_winners", [])
     r["game_winners"][:] = 0
     for seat in winners:
-        r["game_winners"][_seat("game_winners", seat, players)] = 1
-    r["illegal_by"] = _seat("illegal_by", position.get("illegal_by"), players, none_ok=True)
+        r["game_winners"][seat_of("game_winners", seat, players)] = 1
+    r["illegal_by"] = seat_of("illegal_by", position.get("illegal_by"), players, none_ok=True)
     rng = position.get("rng", int(r["rng"]) or 0x9E3779B97F4A7C15)
     if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)) or not 0 < int(rng) < 2**64:
-        raise _bad("rng", rng, "a non-zero 64-bit generator state")
+        raise bad_value("rng", rng, "a non-zero 64-bit generator state")
     r["rng"] = rng
     _fill_history(r, position.get("history", {}), players, types)
-    if rules.ruleset == "rami51":
-        _fill_rami(rules, r, position, melds)
-    if rules.ruleset == "gin":
-        _fill_gin(rules, r, position, melds)
+    family(rules.ruleset).position.fill(rules, r, position, melds)
 
 
 def _fill_history(r, history: Any, players: int, types: int) -> None:
     if not isinstance(history, dict) or set(history) - set(HISTORY_KINDS) - {"last_discard"}:
-        raise _bad("history", history, f"a dict with keys among {list(HISTORY_KINDS) + ['last_discard']}")
+        raise bad_value("history", history, f"a dict with keys among {list(HISTORY_KINDS) + ['last_discard']}")
     r["history"][:] = 0
     r["last_discard"][:] = -1
-    for seat, card in enumerate(_per_seat("history.last_discard", history.get("last_discard", [None] * players),
-                                          players)):
-        r["last_discard"][seat] = -1 if card is None else _cards(f"history.last_discard[{seat}]", [card], types)[0]
-    for kind, per_seat in history.items():
+    for seat, card in enumerate(per_seat("history.last_discard", history.get("last_discard", [None] * players),
+                                         players)):
+        r["last_discard"][seat] = -1 if card is None else card_list(f"history.last_discard[{seat}]", [card], types)[0]
+    for kind, by_seat in history.items():
         if kind == "last_discard":
             continue
-        for seat, concerned in enumerate(_per_seat(f"history.{kind}", per_seat, players)):
-            counts = np.bincount(np.array(_cards(f"history.{kind}[{seat}]", concerned, types), dtype=np.int64),
+        for seat, concerned in enumerate(per_seat(f"history.{kind}", by_seat, players)):
+            counts = np.bincount(np.array(card_list(f"history.{kind}[{seat}]", concerned, types), dtype=np.int64),
                                  minlength=r["history"].shape[-1])
             r["history"][seat, HISTORY_KINDS.index(kind)] = np.minimum(counts, 127)
 
@@ -225,9 +223,9 @@ def _fill_table(rules: RummyRules, r, melds: list[dict[str, Any]]) -> None:
     for slot, meld in enumerate(melds):
         kind, key, lo, hi, joker_at = describe_meld(meld["cards"], rules, meld.get("joker_at"))  # checked in _fill
         if "lo" in meld and kind != KIND_SET:
-            lo, hi = _count(f"table[{slot}].lo", meld["lo"], -13, 27), _count(f"table[{slot}].hi", meld["hi"], -13, 27)
+            lo, hi = count_of(f"table[{slot}].lo", meld["lo"], -13, 27), count_of(f"table[{slot}].hi", meld["hi"], -13, 27)
             if hi - lo + 1 != len(meld["cards"]):
-                raise _bad(f"table[{slot}].lo/hi", (lo, hi), f"a span of {len(meld['cards'])} positions")
+                raise bad_value(f"table[{slot}].lo/hi", (lo, hi), f"a span of {len(meld['cards'])} positions")
         r["slot_kind"][slot], r["slot_key"][slot], r["slot_lo"][slot], r["slot_hi"][slot] = kind, key, lo, hi
         r["slot_joker"][slot] = joker_at
         r["slot_jokers"][slot] = meld["cards"].count(cards.JOKER)
@@ -240,78 +238,16 @@ def _fill_seat_cards(rules: RummyRules, r, position: dict[str, Any], melds, hand
     players, types = rules.num_players, rules.num_card_types
     r["table_by_seat"][:] = 0
     if "table_by_seat" in position:
-        for seat, laid in enumerate(_per_seat("table_by_seat", position["table_by_seat"], players)):
-            np.add.at(r["table_by_seat"][seat], _cards(f"table_by_seat[{seat}]", laid, types), 1)
+        for seat, laid in enumerate(per_seat("table_by_seat", position["table_by_seat"], players)):
+            np.add.at(r["table_by_seat"][seat], card_list(f"table_by_seat[{seat}]", laid, types), 1)
     else:
         for meld in melds:
             np.add.at(r["table_by_seat"][int(meld.get("owner", 0))], meld["cards"], 1)
     r["known"][:] = 0
     if "known" in position:
-        for seat, known in enumerate(_per_seat("known", position["known"], players)):
-            np.add.at(r["known"][seat], _cards(f"known[{seat}]", known, types), 1)
+        for seat, known in enumerate(per_seat("known", position["known"], players)):
+            np.add.at(r["known"][seat], card_list(f"known[{seat}]", known, types), 1)
             if (r["known"][seat] > r["hand"][seat]).any():
-                raise _bad(f"known[{seat}]", known, f"cards held by seat {seat}")
+                raise bad_value(f"known[{seat}]", known, f"cards held by seat {seat}")
     elif int(r["taken"]) >= 0:
         r["known"][int(r["current"]), int(r["taken"])] = 1
-
-
-def _fill_rami(rules: RummyRules, r, position: dict[str, Any], melds: list[dict[str, Any]]) -> None:
-    """The rami51 fields; a hand-written position starts a clean turn (nothing tentative or pending)."""
-    players = rules.num_players
-    r["first_turn"] = _bool("first_turn", position.get("first_turn", False))
-    r["opened"][:] = 0
-    r["opened"][:players] = _bools("opened", position.get("opened", [False] * players), players)
-    r["take_backs"][:] = 0
-    r["take_backs"][:players] = [_count("take_backs", v, 0, 127)
-                                 for v in _per_seat("take_backs", position.get("take_backs", [0] * players), players)]
-    for slot, meld in enumerate(melds):
-        r["slot_tentative"][slot] = bool(meld.get("tentative", False))
-        r["slot_pure"][slot] = PURE_BUT_JOKER if meld.get("pure_but_joker") else PURE if meld.get("pure") else 0
-    turn = position.get("turn_state", {})
-    if not isinstance(turn, dict):
-        raise _bad("turn_state", turn, "a dict of the turn's bookkeeping")
-    unknown = set(turn) - set(_TURN_SCALARS) - {"pending", "own_laid", "undo"}
-    if unknown:
-        raise ValueError(f"position key 'turn_state': unknown entries {sorted(unknown)}")
-    for name in _TURN_SCALARS:
-        r[name] = _count(f"turn_state.{name}", turn.get(name, 0), -30000)
-    if "start_slots" not in turn:
-        r["start_slots"] = len(melds)
-    if "opened_at_start" not in turn:
-        r["opened_at_start"] = r["opened"][int(r["current"])]
-    r["pending"][:] = 0
-    np.add.at(r["pending"], _cards("turn_state.pending", turn.get("pending", []), rules.num_card_types), 1)
-    if (r["pending"] > r["hand"][int(r["current"])]).any():
-        raise _bad("turn_state.pending", turn.get("pending"), "cards in the hand of the player to act")
-    own_laid = turn.get("own_laid", [])
-    if not isinstance(own_laid, (list, tuple)) or len(own_laid) > len(melds):
-        raise _bad("turn_state.own_laid", own_laid, "one bit mask per table meld")
-    r["slot_mine"][: len(own_laid)] = own_laid
-    if position.get("taken") is not None and "taken_laid" not in turn:
-        r["taken_laid"] = 0
-
-
-def _fill_gin(rules: RummyRules, r, position: dict[str, Any], melds: list[dict[str, Any]]) -> None:
-    """The gin fields (G6, G12, G13); a hand-written position defaults to no knock and ``knock_card`` as the
-    knock limit."""
-    players = rules.num_players
-    state = position.get("gin", {})
-    if not isinstance(state, dict):
-        raise _bad("gin", state, "a dict of the gin hand's fields")
-    unknown = set(state) - set(GIN_SCALARS) - {"knocker", "boxes"}
-    if unknown:
-        raise ValueError(f"position key 'gin': unknown entries {sorted(unknown)}")
-    r["knocker"] = _seat("gin.knocker", state.get("knocker"), players, none_ok=True)
-    limits = {"knock_limit": (0, 10), "knock_stage": (0, 2), "upcard_passes": (0, 2), "repeated": (0, 1),
-              "upcard_draws": (0, 30000)}
-    defaults = {"knock_limit": rules.knock_card}
-    for name in GIN_SCALARS:
-        r[name] = _count(f"gin.{name}", state.get(name, defaults.get(name, 0)), *limits[name])
-    r["boxes"][:] = 0
-    r["boxes"][:players] = [_count("gin.boxes", v) for v in _per_seat("gin.boxes", state.get("boxes", [0] * players),
-                                                                       players)]
-    r["slot_low_layoffs"][:] = 0
-    r["slot_high_layoffs"][:] = 0
-    for slot, meld in enumerate(melds):
-        r["slot_low_layoffs"][slot] = _count(f"table[{slot}].low_layoffs", meld.get("low_layoffs", 0), 0, 13)
-        r["slot_high_layoffs"][slot] = _count(f"table[{slot}].high_layoffs", meld.get("high_layoffs", 0), 0, 13)

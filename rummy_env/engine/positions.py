@@ -5,6 +5,7 @@ A position is a JSON-able dict with card types as ints (``rummy_env.cards``):
 =====================  ==============================================================
 key                    value
 =====================  ==============================================================
+``ruleset``            the rule family: "basic", "rami51" or "gin"
 ``phase``              "draw", "play", "hand_over" or "game_over"
 ``current``            seat to act; ``dealer``: seat that dealt
 ``hands``              one list of cards per seat
@@ -63,21 +64,19 @@ from typing import Any
 
 import numpy as np
 
-from rummy_env.engine.state import END_NAMES, PHASE_NAMES, PURE, PURE_BUT_JOKER
+from rummy_env.engine.families import family
+from rummy_env.engine.state import END_NAMES, PHASE_NAMES
 from rummy_env.engine.table import slot_cards
 from rummy_env.melds import KIND_RUN, KIND_SET
 from rummy_env.observations import HISTORY_KINDS
 from rummy_env.rules import RummyRules
 
 KIND_NAMES = {KIND_SET: "set", KIND_RUN: "run"}
-_TURN_SCALARS = ("opened_at_start", "taken_laid", "freed_jokers", "tentative", "touched_table", "start_slots", "doomed",
-                 "all_at_once", "joker_finish", "turn_jokers", "turn_points", "took_back")
 MELD_KEYS = ("slot", "owner", "kind", "cards", "lo", "hi", "joker_at", "tentative", "pure", "pure_but_joker",
              "low_layoffs", "high_layoffs")
-GIN_SCALARS = ("knock_limit", "knock_stage", "upcard_passes", "repeated", "upcard_draws")
 
 
-def _cards_of(counts: np.ndarray) -> list[int]:
+def cards_of(counts: np.ndarray) -> list[int]:
     return [int(card) for card in np.repeat(np.arange(counts.shape[0]), np.maximum(counts, 0))]
 
 
@@ -86,7 +85,7 @@ def _number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else float(value)
 
 
-def _none_if_negative(value: int) -> int | None:
+def none_if_negative(value: int) -> int | None:
     return None if value < 0 else int(value)
 
 
@@ -94,7 +93,7 @@ def meld_cards(rules: RummyRules, r, slot: int) -> list[int]:
     """The cards of the meld in ``slot`` of record ``r``, sorted by card type."""
     counts = np.zeros(rules.num_card_types, dtype=np.int8)
     slot_cards(r, slot, counts)
-    return _cards_of(counts)
+    return cards_of(counts)
 
 
 def snapshot(rules: RummyRules, r, undo=None) -> dict[str, Any]:
@@ -107,17 +106,18 @@ def snapshot(rules: RummyRules, r, undo=None) -> dict[str, Any]:
             "cards": meld_cards(rules, r, slot), "lo": int(r["slot_lo"][slot]), "hi": int(r["slot_hi"][slot]),
         })
     position = {
+        "ruleset": rules.ruleset,
         "num_players": players,
         "phase": PHASE_NAMES[int(r["phase"])],
         "current": int(r["current"]),
         "dealer": int(r["dealer"]),
-        "hands": [_cards_of(r["hand"][seat]) for seat in range(players)],
+        "hands": [cards_of(r["hand"][seat]) for seat in range(players)],
         "stock": [int(card) for card in r["stock"][: int(r["stock_n"])]],
         "discard": [int(card) for card in r["pile"][: int(r["pile_n"])]],
-        "taken": _none_if_negative(int(r["taken"])),
+        "taken": none_if_negative(int(r["taken"])),
         "table": table,
-        "table_by_seat": [_cards_of(r["table_by_seat"][seat]) for seat in range(players)],
-        "known": [_cards_of(r["known"][seat]) for seat in range(players)],
+        "table_by_seat": [cards_of(r["table_by_seat"][seat]) for seat in range(players)],
+        "known": [cards_of(r["known"][seat]) for seat in range(players)],
         "played_this_turn": bool(r["played_turn"]),
         "has_played": [bool(v) for v in r["has_played"][:players]],
         "has_melded": [bool(v) for v in r["has_melded"][:players]],
@@ -127,45 +127,18 @@ def snapshot(rules: RummyRules, r, undo=None) -> dict[str, Any]:
         "undos": int(r["undos"]),
         "totals": [_number(v) for v in r["totals"][:players]],
         "hand_scores": [_number(v) for v in r["hand_scores"][:players]],
-        "winner": _none_if_negative(int(r["winner"])),
+        "winner": none_if_negative(int(r["winner"])),
         "rummy": bool(r["rummy"]),
         "end_reason": END_NAMES[int(r["end_reason"])],
         "game_winners": [seat for seat in range(players) if r["game_winners"][seat]],
-        "illegal_by": _none_if_negative(int(r["illegal_by"])),
+        "illegal_by": none_if_negative(int(r["illegal_by"])),
         "rng": int(r["rng"]),
-        "history": {kind: [_cards_of(r["history"][seat, k]) for seat in range(players)]
+        "history": {kind: [cards_of(r["history"][seat, k]) for seat in range(players)]
                     for k, kind in enumerate(HISTORY_KINDS)} | {"last_discard": [
-                        _none_if_negative(int(card)) for card in r["last_discard"][:players]]},
+                        none_if_negative(int(card)) for card in r["last_discard"][:players]]},
     }
-    if rules.ruleset == "rami51":
-        position |= _rami_snapshot(rules, r, undo, table)
-    if rules.ruleset == "gin":
-        for meld in table:
-            meld["low_layoffs"] = int(r["slot_low_layoffs"][meld["slot"]])
-            meld["high_layoffs"] = int(r["slot_high_layoffs"][meld["slot"]])
-        position["gin"] = {"knocker": _none_if_negative(int(r["knocker"])),
-                           **{name: int(r[name]) for name in GIN_SCALARS},
-                           "boxes": [int(v) for v in r["boxes"][:players]]}
+    position |= family(rules.ruleset).position.snapshot(rules, r, undo, table)
     return position
-
-
-def _rami_snapshot(rules: RummyRules, r, undo, table: list[dict[str, Any]]) -> dict[str, Any]:
-    players = rules.num_players
-    for meld in table:
-        slot = meld["slot"]
-        has_joker = r["slot_jokers"][slot] > 0 and r["slot_joker"][slot] >= 0
-        meld["joker_at"] = int(r["slot_joker"][slot]) if has_joker else None
-        meld["tentative"] = bool(r["slot_tentative"][slot])
-        meld["pure"] = bool(r["slot_pure"][slot] == PURE)
-        meld["pure_but_joker"] = bool(r["slot_pure"][slot] == PURE_BUT_JOKER)
-    turn: dict[str, Any] = {name: int(r[name]) for name in _TURN_SCALARS}
-    turn["pending"] = _cards_of(r["pending"])
-    turn["own_laid"] = [int(v) for v in r["slot_mine"][: len(table)]]
-    if int(r["played_turn"]) > 0 and undo is not None:
-        turn["undo"] = snapshot(rules, undo)
-    return {"ruleset": "rami51", "first_turn": bool(r["first_turn"]),
-            "opened": [bool(v) for v in r["opened"][:players]], "take_backs": [int(v) for v in r["take_backs"][:players]],
-            "turn_state": turn}
 
 
 def snapshot_keys() -> list[str]:

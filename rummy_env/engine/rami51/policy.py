@@ -1,5 +1,5 @@
 """Compiled policies of the rami51 family (R5-R25) for rollouts: ``RandomAgent`` and ``RamiHeuristicAgent``,
-decision for decision (``engine/rollout.py`` states the random number convention; ``tests/test_rollout.py``
+decision for decision (``engine/search/rollout.py`` states the random number convention; ``tests/test_rollout.py``
 checks the equivalence on many states).
 
 The heuristic reads what ``RamiHeuristicAgent`` reads from the observation (the record's public fields: own
@@ -17,7 +17,7 @@ import numpy as np
 from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, TAKE_BACK, UNDO
 from rummy_env.cards import JOKER
 from rummy_env.engine.config import FINAL_REQUIRED, PREVENT_DEAD_ENDS
-from rummy_env.engine.ismcts import make_ismcts
+from rummy_env.engine.search.ismcts import make_ismcts
 from rummy_env.engine.jit import JIT
 from rummy_env.engine import reasons as why
 from rummy_env.engine.rami51.moves import discard_card_check, discard_turn_check
@@ -26,7 +26,7 @@ from rummy_env.engine.rami51.planner import (
 )
 from rummy_env.engine.rami51.search import worker_buffers
 from rummy_env.engine.rami51.step import kernels, made_once
-from rummy_env.engine.rollout import POLICY_RANDOM, Policies, held_types, make_rollouts
+from rummy_env.engine.search.rollout import POLICY_RANDOM, Policies, held_types, make_rollouts
 from rummy_env.engine.state import PHASE_DRAW, PHASE_PLAY
 from rummy_env.engine.table import slot_cards
 from rummy_env.melds import KIND_RUN, KIND_SET
@@ -360,7 +360,7 @@ def make_policies(dead_ends: str) -> Policies:
 
     @nb.njit(**JIT)
     def choose(r, code: int, u: float, mask, work, tabs, cfg) -> int:
-        """The action of policy ``code`` (``engine.rollout``) for the player to act in ``r``."""
+        """The action of policy ``code`` (``engine.search.rollout``) for the player to act in ``r``."""
         if code == POLICY_RANDOM:
             mask_row(r, mask, work, tabs, cfg)
             return pick_legal_row(mask, u)

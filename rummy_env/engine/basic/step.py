@@ -1,4 +1,4 @@
-"""The basic ruleset (B1-B19): deal, turn, legality with reason codes, effects, drivers (scoring: basic_scoring).
+"""The basic ruleset (B1-B19): deal, turn, legality with reason codes, effects, drivers (scoring: ``scoring``).
 
 Each check sits beside its effect: ``meld_check``/``apply_meld``, ``lay_off_check``/``apply_lay_off``,
 ``discard_check``/``apply_discard``. The mask and the step use the same checks, so the mask is by construction
@@ -18,7 +18,7 @@ from rummy_env.engine.common import (
     start_game, stock_from, to_pile,
 )
 from rummy_env.engine.config import CAT_HI, CAT_KEY, CAT_KIND, CAT_LO
-from rummy_env.engine.basic_scoring import end_hand_dead, end_hand_out
+from rummy_env.engine.basic.scoring import end_hand_dead, end_hand_out
 from rummy_env.engine.drivers import Drivers, make_drivers
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.state import END_DEAD_NO_DRAW, END_DEAD_RESHUFFLES, END_DEAD_TURN_CAP, PHASE_DRAW, PHASE_PLAY

@@ -2,7 +2,7 @@
 
 A rule family supplies ``choose(r, code, u, mask, work, tabs, cfg) -> action``: the action of policy
 ``code`` (``POLICY_RANDOM``, ``POLICY_HEURISTIC``) for the player to act in record ``r``, given a uniform
-``u`` in [0, 1) and a scratch mask row (``engine/basic_policy.py``, ``engine/rami51/policy.py``).
+``u`` in [0, 1) and a scratch mask row (``engine/basic/policy.py``, ``engine/rami51/policy.py``).
 ``make_rollouts(play, choose, worker_buffers, tag)`` builds, once per family (and per rami51 ``dead_ends`` mode:
 ``tag``, ``jit.fix_identities``), the loops that play rows out:
 
@@ -26,7 +26,6 @@ end is left as the rules leave it (no reward, no next deal): ``hand_won`` reads 
 
 from __future__ import annotations
 
-import importlib
 from typing import NamedTuple
 
 import numba as nb
@@ -37,25 +36,17 @@ from rummy_env.engine.jit import JIT, fix_identities
 
 POLICY_RANDOM, POLICY_HEURISTIC = 0, 1
 POLICY_CODES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
-# the modules of each family's compiled policies and rollout loops
-POLICY_MODULES = {"basic": "rummy_env.engine.basic_policy", "rami51": "rummy_env.engine.rami51.policy"}
 
 
 class Policies(NamedTuple):
-    """A family's compiled rollout loops (module docstring) and its ISMCTS iterations (``engine.ismcts``), for one
-    set of rules."""
+    """A family's compiled rollout loops (module docstring) and its ISMCTS iterations (``engine.search.ismcts``),
+    for one set of rules."""
 
     play_out: object
     play_out_rows: object
     choose_rows: object
     evaluate: object
     ismcts_iterate: object
-
-
-def policies(rules) -> Policies:
-    """The compiled policies and rollout loops of ``rules`` (a ``RummyRules`` of a family in ``POLICY_MODULES``;
-    rami51's are compiled for its ``dead_ends`` mode)."""
-    return importlib.import_module(POLICY_MODULES[rules.ruleset]).policies(rules)
 
 
 @nb.njit(**JIT)

@@ -8,7 +8,7 @@ a draw from the stock is one edge whatever card it brings), every seat's moves i
    available ones; an available action without a child is expanded (the first in id order), else the child
    with the best UCB ``W/N + c * sqrt(ln(A)/N)`` is followed, ``A`` counting the iterations in which the child
    was available (the ISMCTS form of UCB);
-3. plays the rest of the hand out with the compiled rollout policy (``engine.rollout``);
+3. plays the rest of the hand out with the compiled rollout policy (``engine.search.rollout``);
 4. credits every node of the path with the share of the hand (``hand_won``) of the seat that moved into it.
 
 The tree lives in arrays owned by the caller (``tree_arrays``), so a search can run in chunks of iterations
@@ -22,7 +22,7 @@ import numpy as np
 
 from rummy_env.engine.common import over, seeded_state
 from rummy_env.engine.jit import JIT, fix_identities
-from rummy_env.engine.rollout import hand_won
+from rummy_env.engine.search.rollout import hand_won
 
 # tree columns (int64): action, parent, first child, next sibling, mover; (float64): visits, wins, available
 ACTION, PARENT, CHILD, SIBLING, MOVER = range(5)

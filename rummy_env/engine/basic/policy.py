@@ -1,5 +1,5 @@
 """Compiled policies of the basic family (B6-B10) for rollouts: ``RandomAgent`` and ``HeuristicAgent``, decision
-for decision (``engine/rollout.py`` states the random number convention; ``tests/test_rollout.py`` checks the
+for decision (``engine/search/rollout.py`` states the random number convention; ``tests/test_rollout.py`` checks the
 equivalence on many states).
 
 The heuristic, as ``rummy_env.agents.heuristic_agent`` documents it: take the discard top when it makes a
@@ -14,10 +14,10 @@ from __future__ import annotations
 import numba as nb
 
 from rummy_env.actions import DRAW_DISCARD, DRAW_STOCK
-from rummy_env.engine.basic import DRIVERS, mask_row, slot_fit, worker_buffers
-from rummy_env.engine.ismcts import make_ismcts
+from rummy_env.engine.basic.step import DRIVERS, mask_row, slot_fit, worker_buffers
+from rummy_env.engine.search.ismcts import make_ismcts
 from rummy_env.engine.jit import JIT
-from rummy_env.engine.rollout import POLICY_RANDOM, Policies, held_types, make_rollouts
+from rummy_env.engine.search.rollout import POLICY_RANDOM, Policies, held_types, make_rollouts
 from rummy_env.engine.state import PHASE_DRAW
 from rummy_env.engine.table import card_bit
 from rummy_env.sampling import pick_legal_row
@@ -92,7 +92,7 @@ def heuristic_action(r, mask, tabs, cfg) -> int:
 
 @nb.njit(**JIT)
 def choose(r, code: int, u: float, mask, work, tabs, cfg) -> int:
-    """The action of policy ``code`` (``engine.rollout``) for the player to act in ``r``."""
+    """The action of policy ``code`` (``engine.search.rollout``) for the player to act in ``r``."""
     mask_row(r, mask, work, tabs, cfg)
     if code == POLICY_RANDOM:
         return pick_legal_row(mask, u)
