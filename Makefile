@@ -48,8 +48,8 @@ demo: $(VENV)/.installed          ## a short PPO run on basic 2-player rummy, th
 watch: $(VENV)/.installed         ## a seeded game between baseline agents as text, then the engine's throughput
 	$(PY) -m rummy_env.agents.demo
 
-test: $(VENV)/.openspiel          ## the CI profile of the test-suite (with the OpenSpiel differential's fast tier)
-	$(PY) -m pytest -q $(TEST_ARGS) -m "not slow"
+test: $(VENV)/.openspiel          ## the CI profile of the test-suite (with the OpenSpiel differential's fast tier), compiling beside the tests
+	$(PY) tests/ci_profile.py
 
 test-wheel: $(VENV)/.installed    ## build the wheel, install it into a fresh venv, use it from outside the repository
 	PYTHON=$(PY) .ci/test_wheel

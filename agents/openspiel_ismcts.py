@@ -43,8 +43,7 @@ class CompiledRollouts(mcts.Evaluator):
 
     def __init__(self, rules: RummyRules, rollout: str, seed: int):
         self.rules = rules
-        self.cfgs, values, catalogue, bits = kernel_config(rules, ActionLayout.for_rules(rules))
-        self.tables = (catalogue, bits, values)
+        self.cfgs, self.tables = kernel_config(rules, ActionLayout.for_rules(rules))
         self.kernels = policies(rules)
         self.codes = np.full((1, rules.num_players), POLICY_CODES[rollout], dtype=np.int64)
         self.rng = np.random.default_rng(seed)

@@ -74,8 +74,7 @@ class SearchAgent:
         self.model = BeliefModel.default(rules) if belief == "model" else None
         self.layout = ActionLayout.for_rules(rules)
         self.observation_layout = ObservationLayout(rules)
-        self.cfgs, values, catalogue, bits = kernel_config(rules, self.layout)
-        self.tables = (catalogue, bits, values)
+        self.cfgs, self.tables = kernel_config(rules, self.layout)
         self.dtype = state_dtype(rules)
         self.work = family(rules.ruleset).work_buffers(1, self.dtype)
         self.kernels = policies(rules)

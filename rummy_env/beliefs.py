@@ -105,7 +105,7 @@ class BeliefModel:
         from rummy_env.actions import ActionLayout
         from rummy_env.engine.config import kernel_config
 
-        self.catalogue_bits = kernel_config(rules, ActionLayout.for_rules(rules))[3]
+        self.catalogue_bits = kernel_config(rules, ActionLayout.for_rules(rules))[1].catalogue_bits
 
     @classmethod
     def default(cls, rules: RummyRules) -> BeliefModel:

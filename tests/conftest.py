@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import sys
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -38,7 +39,10 @@ def pytest_configure(config) -> None:
     import subprocess
     import time
 
-    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+    config.addinivalue_line("markers", "prevent: plays rami51 under dead_ends='prevent' (its kernels compile the "
+                                       "look-ahead search; tests/ci_profile.py runs these last)")
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None) \
+            or os.environ.get("RUMMY_ENV_TESTS_WARMED"):
         return
     from warm_kernels import GROUPS  # tests/ is on sys.path (above)
 
@@ -51,3 +55,30 @@ def pytest_configure(config) -> None:
     if failed:  # the tests themselves will compile and report what is wrong
         print(f"warming {', '.join(failed)} failed (see above)", file=sys.stderr, flush=True)
     print(f"kernels warm in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """Mark ``prevent`` every test that runs under ``dead_ends = "prevent"`` by its name or a parameter."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if "prevent" in item.nodeid or "'prevent'" in repr(params):
+            item.add_marker(pytest.mark.prevent)
+
+
+@pytest.fixture(autouse=True)
+def _prevent_kernels_only_in_marked_tests(request, monkeypatch):
+    """A test that builds rami51's ``"prevent"`` drivers must be marked ``prevent``: run before their compile has
+    finished (``tests/ci_profile.py``), it would compile them itself."""
+    if request.node.get_closest_marker("prevent") is None:
+        from rummy_env.engine import rami51
+
+        make = rami51.drivers
+
+        def drivers(rules):
+            if rules.dead_ends == "prevent":
+                pytest.fail(f"{request.node.nodeid} plays rami51 under dead_ends='prevent': mark it "
+                            "@pytest.mark.prevent (tests/ci_profile.py runs those after their compile)", pytrace=False)
+            return make(rules)
+
+        monkeypatch.setattr(rami51, "drivers", drivers)
+    yield

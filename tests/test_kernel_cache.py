@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 FIRST_STEP = ("import numpy as np, rummy_env; e = rummy_env.RummyEngine(rummy_env.RummyRules.preset('basic', "
               "num_players=2)); e.reset(seed=0); m = e.legal_action_mask(); e.observe(); "
               "e.step([int(np.flatnonzero(m[0])[0])])")
@@ -62,6 +64,7 @@ print("compiled:", len(drivers.mask_rows.signatures), len(drivers.step_rows.sign
 """
 
 
+@pytest.mark.slow  # a cold compile of rami51, about 40 s: make test-all
 def test_take_back_rami51_compiles_no_search_and_a_later_process_only_loads(tmp_path):
     """Under ``dead_ends = "take_back"`` (the default) rami51's kernels are compiled with the mode fixed, so the
     look-ahead search, most of a cold compile, is never compiled: from an empty cache, hands of random play compile

@@ -21,6 +21,8 @@ from rummy_env.engine.state import PHASE_PLAY
 from rummy_env.sampling import uniform_legal_actions
 from scenario_rami import COMMIT, discard, lay_off, load, meld, rami, step, take
 
+pytestmark = pytest.mark.prevent  # the look-ahead search of dead_ends = "prevent" throughout
+
 POSITIONS = Path(__file__).parent / "positions"
 
 

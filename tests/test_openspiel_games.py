@@ -187,6 +187,7 @@ def test_the_information_state_holds_only_what_the_seat_saw():
     assert "upcard" in mine and "upcard" in theirs
 
 
+@pytest.mark.prevent
 def test_parameters_are_the_knobs():
     game = pyspiel.load_game("rummy_rami51", {"players": 4, "dead_ends": "prevent",
                                               "knobs": json.dumps({"max_reshuffles": 3})})

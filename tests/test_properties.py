@@ -49,11 +49,12 @@ THOROUGH = PROFILE == "thorough"
 THOROUGH_SCALE = 10
 
 
-def examples(n: int) -> int:
-    """Examples per property test under the active profile."""
+def examples(n: int, ci: int | None = None) -> int:
+    """Examples per property test under the active profile: ``n``, or ``ci`` in the CI profile where given (the
+    longest rollouts there; ``thorough`` plays ``THOROUGH_SCALE * n``)."""
     if PROFILE == "dev":
         return min(n, 3)
-    return n * THOROUGH_SCALE if THOROUGH else n
+    return n * THOROUGH_SCALE if THOROUGH else n if ci is None else ci
 
 
 slow = pytest.mark.skipif(not THOROUGH, reason="heavy run: HYPOTHESIS_PROFILE=thorough pytest -m slow")
@@ -490,7 +491,7 @@ def play(knobs: dict, seed: int, bias: float, on_step=None, max_steps: int = 200
 
 
 # ============================================================================================ 1. mask exactness
-@settings(max_examples=examples(500))
+@settings(max_examples=examples(500, ci=200))
 @given(knobs=knob_sets(), seed=seeds, bias=biases)
 @example(knobs={"num_players": 3, "hand_size_by_players": {3: 17}}, seed=1, bias=0.0)
 @example(knobs={"num_players": 2, "must_discard_to_go_out": True, "ace_high_or_low": True, "round_the_corner": True}, seed=2, bias=0.9)
@@ -524,7 +525,7 @@ def test_mask_equals_oracle(knobs, seed, bias):
 
 
 # ============================================================================================ 2-4, 8. invariants
-@settings(max_examples=examples(300))
+@settings(max_examples=examples(300, ci=120))
 @given(knobs=knob_sets(), seed=seeds, bias=biases)
 @example(knobs={"num_players": 3, "hand_size_by_players": {3: 17}, "reshuffle_keep_top": False, "max_reshuffles": 2}, seed=3, bias=0.0)
 @example(knobs={"num_players": 2, "max_turns_per_round": 40, "dead_round_scoring": "lowest_hand_wins"}, seed=4, bias=0.0)

@@ -212,6 +212,7 @@ def test_R25_6_penalty_beyond_max_reshuffles_dooms_the_round():
 
 
 # ==================================================================================================== R25.7
+@pytest.mark.prevent  # compares with a "prevent" engine
 def test_R25_7_when_take_back_is_offered():
     """Not before anything is laid, taken or owed; not in the draw phase; never under ``dead_ends = "prevent"``;
     once a turn."""
@@ -273,6 +274,7 @@ def test_R25_9_a_take_back_is_public():
     assert snap(eng)["known"][0] == []
 
 
+@pytest.mark.prevent  # compares with a "prevent" engine
 def test_R25_9_explained():
     """Why TAKE_BACK, or any play after it, is refused, in words naming R25."""
     eng = tb()

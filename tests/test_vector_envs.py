@@ -439,7 +439,7 @@ GYM_VECTOR_CASES = {
     "2p_seat0": (2, 0, {}),
     "3p_random_seat_cap60": (3, "random", {"max_turns_per_round": 60}),
     "2p_seat1_cap30_lowest_wins": (2, 1, {"max_turns_per_round": 30, "dead_round_scoring": "lowest_hand_wins"}),
-    "rami51_2p_seat0_cap50": (2, 0, {"rules": "rami51", "max_turns_per_round": 50, "dead_ends": "prevent"}),
+    "rami51_prevent_2p_seat0_cap50": (2, 0, {"rules": "rami51", "max_turns_per_round": 50, "dead_ends": "prevent"}),
     # random players rarely go out under "take_back" (R25): dead rounds scored, so that the learner loses some
     "rami51_take_back_cap30": (2, 0, {"rules": "rami51", "max_turns_per_round": 30, "dead_round_scoring": "hand_penalties"}),
 }

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -90,9 +90,18 @@ def config_dtype() -> np.dtype:
     return np.dtype(fields, align=True)
 
 
-def kernel_config(rules: RummyRules, layout: ActionLayout):
-    """``(cfgs, values, catalogue, catalogue_bits)`` for ``rules``: the config record in a one-element array
-    (``cfgs[0]``), the hand value of every card type, the catalogue rows and, per row, its cards as bits."""
+class Tables(NamedTuple):
+    """The tables every kernel reads beside the config record (``tabs``): the meld catalogue's rows (their first three
+    cards, then the ``CAT_*`` columns), each row's cards as bits, and the hand value of every card type."""
+
+    catalogue: np.ndarray
+    catalogue_bits: np.ndarray
+    values: np.ndarray
+
+
+def kernel_config(rules: RummyRules, layout: ActionLayout) -> tuple[np.ndarray, Tables]:
+    """``(cfgs, tables)`` for ``rules``: the config record in a one-element array (``cfgs[0]``) and the
+    ``Tables``."""
     record = np.zeros(1, dtype=config_dtype())
     choices = knob_choices(rules.ruleset)
     for name, _ in _knob_fields():
@@ -125,4 +134,4 @@ def kernel_config(rules: RummyRules, layout: ActionLayout):
     for entry in range(len(catalogue)):
         for card in catalogue.members(entry):
             bits[entry] |= np.uint64(1) << np.uint64(card)
-    return record, values, np.ascontiguousarray(table, dtype=np.int64), bits
+    return record, Tables(np.ascontiguousarray(table, dtype=np.int64), bits, values)

@@ -72,8 +72,7 @@ class RummyEngine:
         self.batch_size = batch_size
         self.layout = ActionLayout.for_rules(rules)
         self.observation_layout = ObservationLayout(rules)
-        self.cfgs, values, catalogue, catalogue_bits = kernel_config(rules, self.layout)
-        self.tables = (catalogue, catalogue_bits, values)
+        self.cfgs, self.tables = kernel_config(rules, self.layout)
         self._parallel = checked_parallel(parallel)  # one thread unless asked (engine/threads.py)
         self.chunk_size = checked_chunk_size(chunk_size)  # rows per hand-out in the parallel kernels (threads.py)
         self.state = np.zeros(batch_size, dtype=state_dtype(rules))

@@ -13,8 +13,9 @@ A family's row functions (all compiled):
   copied);
 * ``worker_buffers(work, thread)``: one thread's share of the family's scratch buffers ``work``.
 
-``tabs`` is ``(catalogue, catalogue_bits, values)`` and ``cfgs`` a one-element array holding the config record
-(``rummy_env.engine.config``; a record passed by value does not reach numba's parallel loops). Numba caches these
+``tabs`` is a ``config.Tables`` (``catalogue``, ``catalogue_bits``, ``values``) and ``cfgs`` a one-element array
+holding the config record (``rummy_env.engine.config``; a record passed by value does not reach numba's parallel
+loops). Numba caches these
 closures on disk like any kernel, their kernels given fixed identities under the family's ``tag``
 (``jit.fix_identities``; rami51 makes one set per ``dead_ends`` mode). The parallel loops hand rows to threads in
 chunks (``numba.set_parallel_chunksize``, chosen by ``RummyEngine``), each thread using its own buffers.

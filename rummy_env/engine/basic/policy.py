@@ -55,9 +55,9 @@ def wants_top(r, p: int, catalogue_bits, cfg) -> bool:
 def heuristic_action(r, mask, tabs, cfg) -> int:
     """``HeuristicAgent``'s action for the player to act in ``r``, given its exact mask."""
     p = r.current
-    catalogue, values = tabs[0], tabs[2]
+    catalogue, values = tabs.catalogue, tabs.values
     if r.phase == PHASE_DRAW:
-        if mask[DRAW_DISCARD] and r.pile_n > 0 and wants_top(r, p, tabs[1], cfg):
+        if mask[DRAW_DISCARD] and r.pile_n > 0 and wants_top(r, p, tabs.catalogue_bits, cfg):
             return DRAW_DISCARD
         return DRAW_STOCK if mask[DRAW_STOCK] else DRAW_DISCARD
     best, best_value = -1, -1.0

@@ -200,7 +200,7 @@ def legal_reason(r, action: int, work, tabs, cfg) -> int:
     if kind == A_DRAW_STOCK or kind == A_DRAW_DISCARD:
         return why.ALREADY_DREW
     if kind == A_MELD:
-        return meld_check(r, p, a, tabs[0], cfg)
+        return meld_check(r, p, a, tabs.catalogue, cfg)
     if kind == A_LAY_OFF:
         return lay_off_check(r, p, a, b, cfg)
     if kind == A_DISCARD:
@@ -220,7 +220,7 @@ def mask_row(r, out, work, tabs, cfg) -> None:
         return
     if r.phase != PHASE_PLAY:
         return
-    catalogue, catalogue_bits = tabs[0], tabs[1]
+    catalogue, catalogue_bits = tabs.catalogue, tabs.catalogue_bits
     types = cfg.num_card_types
     hand = np.uint64(0)
     for card in range(types):
@@ -257,7 +257,7 @@ def deal_row(r, deck, use_deck: bool, values, cfg) -> None:
 @nb.njit(**JIT)
 def new_game_row(r, seed: np.uint64, deck, use_deck: bool, dealer: int, work, tabs, cfg) -> None:
     start_game(r, seed, dealer, cfg)
-    deal_row(r, deck, use_deck, tabs[2], cfg)
+    deal_row(r, deck, use_deck, tabs.values, cfg)
 
 
 @nb.njit(**JIT)
@@ -267,7 +267,7 @@ def next_hand_row(r, work, tabs, cfg) -> None:
         r.dealer = r.winner
     else:
         r.dealer = (r.dealer + 1) % cfg.num_players
-    deal_row(r, r.stock, False, tabs[2], cfg)
+    deal_row(r, r.stock, False, tabs.values, cfg)
 
 
 @nb.njit(**JIT)
@@ -319,16 +319,16 @@ def apply_row(rows, undo, action: int, work, tabs, cfg) -> None:
     if kind == A_DISCARD:
         to_pile(r, p, a)
         if r.hand_n[p] == 0:
-            end_hand_out(r, tabs[2], cfg)
+            end_hand_out(r, tabs.values, cfg)
         else:
-            end_turn(r, tabs[2], cfg)
+            end_turn(r, tabs.values, cfg)
         return
     if kind == A_LAY_OFF:
         apply_lay_off(r, p, a, b, cfg)
     else:
-        apply_meld(r, p, a, tabs[0])
+        apply_meld(r, p, a, tabs.catalogue)
     if r.hand_n[p] == 0:
-        end_hand_out(r, tabs[2], cfg)
+        end_hand_out(r, tabs.values, cfg)
 
 
 def work_buffers(threads: int, record_dtype: np.dtype) -> tuple:

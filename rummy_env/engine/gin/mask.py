@@ -112,7 +112,7 @@ def legal_reason(r, action: int, work, tabs, cfg) -> int:
             if kind == A_KNOCK:
                 return big_gin_check(r, p, cfg, ubuf, ibuf)
         elif kind == A_MELD:
-            return knocker_meld_check(r, p, tabs[1][a], cfg, ubuf, ibuf)
+            return knocker_meld_check(r, p, tabs.catalogue_bits[a], cfg, ubuf, ibuf)
         elif kind == A_PASS:
             return knocker_pass_check(r, p)
     elif phase == PHASE_LAYOFF:
@@ -126,7 +126,7 @@ def legal_reason(r, action: int, work, tabs, cfg) -> int:
         if kind == A_PASS:
             return why.LEGAL
         if kind == A_MELD:
-            return why.LEGAL if tabs[1][a] & ~hand_mask(r.hand[p]) == 0 else why.NOT_IN_HAND
+            return why.LEGAL if tabs.catalogue_bits[a] & ~hand_mask(r.hand[p]) == 0 else why.NOT_IN_HAND
         if kind == A_LAY_OFF:
             return why.LAYOFFS_OVER
     return why.NOT_NOW
@@ -165,7 +165,7 @@ def mask_row(r, out, work, tabs, cfg) -> None:
     elif phase == PHASE_KNOCK:
         out[PASS] = knocker_pass_check(r, p) == why.LEGAL
         for entry in range(cfg.num_melds):
-            cards = tabs[1][entry]
+            cards = tabs.catalogue_bits[entry]
             if cards & ~h == 0 and knocker_meld_check(r, p, cards, cfg, ubuf, ibuf) == why.LEGAL:
                 out[cfg.meld_offset + entry] = 1
     elif phase == PHASE_LAYOFF:
@@ -176,5 +176,5 @@ def mask_row(r, out, work, tabs, cfg) -> None:
     elif phase == PHASE_DEFEND:
         out[PASS] = 1
         for entry in range(cfg.num_melds):
-            if tabs[1][entry] & ~h == 0:
+            if tabs.catalogue_bits[entry] & ~h == 0:
                 out[cfg.meld_offset + entry] = 1

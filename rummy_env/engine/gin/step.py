@@ -37,7 +37,7 @@ def knocker_done(r, tabs, cfg, ubuf, ibuf) -> None:
     reveal(r, r.knocker)
     r.current = 1 - r.knocker
     if cfg.auto_melds:
-        lay_best(r, r.current, tabs[0], tabs[1], ubuf, ibuf)
+        lay_best(r, r.current, tabs.catalogue, tabs.catalogue_bits, ubuf, ibuf)
         score_knock(r, cfg)
         return
     gin = deadwood.cards_value(deadwood.hand_mask(r.hand[r.knocker])) == 0
@@ -49,7 +49,7 @@ def after_knock_discard(r, tabs, cfg, ubuf, ibuf) -> None:
     """After the knock discard or the big-gin declaration: the knocker lays his melds himself, or the engine
     lays his best arrangement (``auto_melds``)."""
     if cfg.auto_melds:
-        lay_best(r, r.knocker, tabs[0], tabs[1], ubuf, ibuf)
+        lay_best(r, r.knocker, tabs.catalogue, tabs.catalogue_bits, ubuf, ibuf)
         knocker_done(r, tabs, cfg, ubuf, ibuf)
 
 
@@ -84,7 +84,7 @@ def apply_row(rows, undo, action: int, work, tabs, cfg) -> None:
             r.knock_stage = STAGE_BIG_GIN
             after_knock_discard(r, tabs, cfg, ubuf, ibuf)
         elif kind == A_MELD:
-            lay_entry(r, p, a, tabs[0], tabs[1])
+            lay_entry(r, p, a, tabs.catalogue, tabs.catalogue_bits)
         else:
             knocker_done(r, tabs, cfg, ubuf, ibuf)
     elif phase == PHASE_LAYOFF:
@@ -93,7 +93,7 @@ def apply_row(rows, undo, action: int, work, tabs, cfg) -> None:
         else:
             r.phase = PHASE_DEFEND
     elif kind == A_MELD:
-        lay_entry(r, p, a, tabs[0], tabs[1])
+        lay_entry(r, p, a, tabs.catalogue, tabs.catalogue_bits)
     else:
         score_knock(r, cfg)
 

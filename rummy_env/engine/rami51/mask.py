@@ -114,7 +114,7 @@ def make_mask(prevent: bool) -> tuple:
         """The exact legal-action mask of game ``r`` (zeroed here). Under ``"take_back"`` every play the candidates
         list is legal unless it may empty the hand; under ``"prevent"`` each is searched (``play_finishable``): the
         big ``work`` tuple is passed per candidate only then, as each call costs its reference counts."""
-        catalogue, catalogue_bits = tabs[0], tabs[1]
+        catalogue, catalogue_bits = tabs.catalogue, tabs.catalogue_bits
         out[:] = 0
         if prevent:
             begin_row_check(work)
@@ -153,7 +153,7 @@ def make_mask(prevent: bool) -> tuple:
     @nb.njit(**JIT)
     def legal_reason(r, action: int, work, tabs, cfg) -> int:
         """0 if ``action`` is legal for the player to act (the mask's decision for one action), else why not."""
-        catalogue, catalogue_bits = tabs[0], tabs[1]
+        catalogue, catalogue_bits = tabs.catalogue, tabs.catalogue_bits
         kind, a, b = decode(action, cfg)
         if kind < 0:
             return why.OUTSIDE_SPACE
@@ -187,6 +187,6 @@ def make_mask(prevent: bool) -> tuple:
         """DRAW_DISCARD is legal, checked as a row check of its own (the search's memo started afresh)."""
         if prevent:
             begin_row_check(work)
-        return pickup_reason(r, work, tabs[0], tabs[1], cfg) == why.LEGAL
+        return pickup_reason(r, work, tabs.catalogue, tabs.catalogue_bits, cfg) == why.LEGAL
 
     return can_pick_up, mask_row, legal_reason

@@ -15,8 +15,10 @@ import numba as nb
 import numpy as np
 
 from rummy_env.cards import JOKER
-from rummy_env.engine.config import CAT_JOKER, CAT_KEY, CAT_KIND, CAT_LO, JOKER_REPRESENTED, JOKER_ZERO
+from rummy_env.engine.config import CAT_JOKER, CAT_KEY, CAT_KIND, CAT_LO
 from rummy_env.engine.jit import JIT
+from rummy_env.engine.rami51.opening import joker_points, natural_points
+from rummy_env.engine.table import card_at
 from rummy_env.melds import KIND_RUN, KIND_SET
 
 MAX_NODES = 2000       # as rami_planner.MAX_NODES
@@ -26,31 +28,6 @@ MAX_PIECE_CARDS = 14
 # piece columns: number of cards, points, value, pure, action, end
 P_LEN, P_POINTS, P_VALUE, P_PURE, P_ACTION, P_END = range(6)
 TAKE_END = 1000
-
-
-@nb.njit(**JIT)
-def card_at(suit: int, position: int) -> int:
-    return suit * 13 + (position - 1) % 13
-
-
-@nb.njit(**JIT)
-def points(card: int, position: int, cfg) -> int:
-    """R10 value of natural ``card`` laid at run ``position`` (0: in a set)."""
-    rank = card % 13 + 1
-    if rank == 1:
-        if cfg.ace_fixed_value >= 0:
-            return cfg.ace_fixed_value
-        return 1 if position == 1 else 11
-    return min(rank, 10)
-
-
-@nb.njit(**JIT)
-def joker_points(represented: int, position: int, cfg) -> int:
-    if cfg.joker_opening_mode == JOKER_ZERO:
-        return 0
-    if cfg.joker_opening_mode == JOKER_REPRESENTED:
-        return points(represented, position, cfg)
-    return cfg.joker_opening_points
 
 
 @nb.njit(**JIT)
@@ -95,7 +72,7 @@ def add_sets(have, info, cards, n: int, catalogue, values, cfg) -> int:
             if have[card_at(suit, rank)] > 0:
                 naturals[count] = card_at(suit, rank)
                 count += 1
-        each = points(naturals[0], 0, cfg) if count else 0
+        each = natural_points(naturals[0], 0, cfg) if count else 0
         if count >= 3:
             for size in range(3, count + 1):  # itertools.combinations order
                 for left_out in range(count - 1, -1, -1) if size == 3 and count == 4 else range(-1, 0):
@@ -126,7 +103,7 @@ def add_run(info, cards, n: int, suit: int, lo: int, hi: int, gap: int, catalogu
             total += joker_points(card, position, cfg)
         else:
             members[position - lo] = card
-            total += points(card, position, cfg)
+            total += natural_points(card, position, cfg)
     start = min(max(lo, gap - 2), hi - 2) if gap else lo
     entry = run_entry(catalogue, suit, start, gap if gap else -1)
     return add_piece(info, cards, n, members, hi - lo + 1, total, values, gap == 0, cfg.meld_offset + entry, -1)
@@ -166,7 +143,7 @@ def add_extensions(own, meld, info, cards, n: int, values, cfg) -> int:
                 card = card_at(suit, key)
                 if not (suits >> suit) & 1 and own[card] > 0:
                     members[0] = card
-                    n = add_piece(info, cards, n, members, 1, points(card, 0, cfg), values, False, base + card,
+                    n = add_piece(info, cards, n, members, 1, natural_points(card, 0, cfg), values, False, base + card,
                                   slot * 3)
         return n
     for step, end in ((-1, 1), (1, 2)):
@@ -182,7 +159,7 @@ def add_extensions(own, meld, info, cards, n: int, values, cfg) -> int:
                 break
             members[size] = card
             size += 1
-            total += points(card, position, cfg)
+            total += natural_points(card, position, cfg)
             n = add_piece(info, cards, n, members, size, total, values, False, base + members[0], slot * 3 + end)
             position += step
     return n

@@ -22,13 +22,13 @@ from rummy_env.engine.jit import JIT
 from rummy_env.engine import reasons as why
 from rummy_env.engine.rami51.moves import discard_card_check, discard_turn_check
 from rummy_env.engine.rami51.planner import (
-    MAX_PIECE_CARDS, MAX_PIECES, P_ACTION, add_around, add_extensions, add_runs, add_sets, card_at, plan,
+    MAX_PIECE_CARDS, MAX_PIECES, P_ACTION, add_around, add_extensions, add_runs, add_sets, plan,
 )
 from rummy_env.engine.rami51.search import worker_buffers
 from rummy_env.engine.rami51.step import kernels, made_once
 from rummy_env.engine.search.rollout import POLICY_RANDOM, Policies, held_types, make_rollouts
 from rummy_env.engine.state import PHASE_DRAW, PHASE_PLAY
-from rummy_env.engine.table import slot_cards
+from rummy_env.engine.table import card_at, slot_cards
 from rummy_env.melds import KIND_RUN, KIND_SET
 from rummy_env.sampling import pick_legal_row
 
@@ -147,7 +147,7 @@ def table_takes(r, melds, m: int, slots, takes, cfg) -> int:
 @nb.njit(**JIT)
 def make_plan(r, hand, pending, opened: bool, need: int, need_pure: bool, required, tabs, cfg, out) -> int:
     """``RamiHeuristicAgent._plan``: the planner's pieces for ``hand`` and the best plan (-1: none)."""
-    catalogue, values = tabs[0], tabs[2]
+    catalogue, values = tabs.catalogue, tabs.values
     slots = np.zeros((r.slot_kind.shape[0], JOKER + 1), dtype=np.int64)
     table_view(r, slots)
     on_table = slots.sum(axis=0)
@@ -197,7 +197,7 @@ def discard_choice(r, tabs, cfg) -> int:
     """``RamiHeuristicAgent._discards`` for one row, with the same floating-point operations: the card type to
     discard, or -1 when no discard is legal."""
     p = r.current
-    values = tabs[2]
+    values = tabs.values
     opened = r.opened[p] != 0
     now, later = table_fits(r)
     held, n = held_types(r.hand[p], JOKER)

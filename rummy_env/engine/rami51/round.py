@@ -65,7 +65,7 @@ def make_round(can_pick_up) -> tuple:
         """Turn start (R23): caps, the stock rebuild (R17, AR17), the draw (none on the dealer's first turn,
         R5), or a dead round when no draw is possible."""
         clear_turn(r)
-        values = tabs[2]
+        values = tabs.values
         if r.turns >= cfg.max_turns_per_round:
             end_round_dead(r, END_DEAD_TURN_CAP, values, cfg)
             return

@@ -84,16 +84,16 @@ def make_kernels(dead_ends: str) -> Kernels:
         if kind == A_DISCARD:
             to_pile(r, p, a)
             if r.hand_n[p] == 0:
-                end_round_out(r, a == JOKER, tabs[2], cfg)
+                end_round_out(r, a == JOKER, tabs.values, cfg)
                 return
             if b == 0:  # "carte" not announced (R7)
                 penalty_draws(r, cfg.announcement_penalty_cards, cfg)
             end_turn(r, work, tabs, cfg)
             return
         keep_turn_start(r, undo, kind != A_COMMIT)
-        apply_play(r, kind, a, b, tabs[0], cfg)
+        apply_play(r, kind, a, b, tabs.catalogue, cfg)
         if r.hand_n[p] == 0:
-            end_round_out(r, False, tabs[2], cfg)
+            end_round_out(r, False, tabs.values, cfg)
 
     drivers = make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row, worker_buffers,
                            f"rami51.{dead_ends}")
