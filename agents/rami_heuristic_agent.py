@@ -5,8 +5,8 @@ masked-in action. Per row:
 
 * **draw**: take the discard top when the mask allows it — under ``dead_ends="prevent"`` the engine
   allows it only when the card can be laid this turn (R6); under ``"take_back"`` (R25) it is allowed
-  whenever there is one, and ``MeldPlanner`` must find a plan that lays it — and, before opening, only
-  when ``MeldPlanner`` finds an opening that lays it (71 points after a Lebanese pickup, R21.3);
+  whenever there is one, and the planner must find a plan that lays it — and, before opening, only
+  when the planner finds an opening that lays it (71 points after a Lebanese pickup, R21.3);
   otherwise draw from the stock.
 * **open** (R11): plan the combination of new melds and lay-offs worth the most hand value among
   those that reach the threshold with a pure run; lay it one action at a time (MELD of a meld's first
@@ -33,12 +33,16 @@ from __future__ import annotations
 import numpy as np
 
 from rummy_env.agents.base import InputCheck
-from rummy_env.agents.rami_planner import JOKER, Goal, MeldPlanner, TableMeld, card_at
 from rummy_env import cards
 from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, TAKE_BACK, UNDO, ActionLayout
+from rummy_env.engine.config import kernel_config
+from rummy_env.engine.rami51.planner import MAX_PIECES
+from rummy_env.engine.rami51.policy import plan_actions
 from rummy_env.observations import ObservationLayout
 from rummy_env.melds import KIND_RUN, KIND_SET
 from rummy_env.rules import RummyRules
+
+JOKER = cards.JOKER
 
 JOKER_WEIGHT = 1000.0  # a joker's usefulness: never discarded while another card may go
 
@@ -70,10 +74,10 @@ class RamiHeuristicAgent:
         layout = ObservationLayout(rules)
         self.blocks = [(name, layout.offsets[name], layout.offsets[name] + int(np.prod(layout.shapes[name])),
                         layout.shapes[name]) for name in layout.blocks]  # for a faster split
-        self.planner = MeldPlanner(rules, self.layout)
+        cfgs, self.tables = kernel_config(rules, self.layout)  # for the compiled planner (``plan_actions``)
+        self.cfg = cfgs[0]
         self.values = np.array(rules.card_values, dtype=np.float64)
         self.same_rank, self.next_to, self.two_apart = partner_matrices()
-        self.keep = 1 if rules.final_discard == "required" else 0
         layout = self.layout
         self.plays = slice(COMMIT, layout.discard_offset)
         self.discards = slice(layout.discard_offset, layout.discard_offset + layout.num_card_types)
@@ -111,12 +115,9 @@ class RamiHeuristicAgent:
         top = int(np.flatnonzero(b["discard_top"])[0])
         hand = b["hand"].astype(np.int64)
         hand[top] += 1
-        if opened:
-            goal = Goal(required=(top,), keep=self.keep)
-        else:
-            need = self.rules.discard_pickup_min_lay or self.rules.opening_threshold
-            goal = Goal(need=need, need_pure=self.rules.opening_requires_pure_run, required=(top,), keep=self.keep)
-        return self._plan(b, hand, goal, opened=opened) is not None
+        need = 0 if opened else self.rules.discard_pickup_min_lay or self.rules.opening_threshold
+        need_pure = not opened and self.rules.opening_requires_pure_run
+        return self._plan(b, hand, (need, need_pure, [top]), opened) is not None
 
     # ------------------------------------------------------------------ plays
     def _play(self, b: dict[str, np.ndarray], mask: np.ndarray) -> int:
@@ -130,9 +131,9 @@ class RamiHeuristicAgent:
                 return self.layout.swap(int(swaps[0]))
         hand = b["hand"].astype(np.int64)
         plan = self._plan(b, hand, self._goal(b, opened), opened)
-        for piece in plan or ():
-            if mask[piece.action]:
-                return piece.action
+        for action in plan or ():
+            if mask[action]:
+                return action
         if opened and hand.sum() <= 2 and hand[JOKER]:
             joker_lay_offs = [self.layout.lay_off(slot, code) for slot in range(self.rules.num_slots)
                               for code in (JOKER, JOKER + 1)]
@@ -147,50 +148,58 @@ class RamiHeuristicAgent:
             return TAKE_BACK  # the plan broke down and no undo is left: take the turn back (R25)
         return self._any_play(mask)
 
-    def _goal(self, b: dict[str, np.ndarray], opened: bool) -> Goal:
-        """What this turn's plays must still achieve, read from the turn state (R11, R6, R14)."""
+    def _goal(self, b: dict[str, np.ndarray], opened: bool) -> tuple[int, bool, list[int]]:
+        """What this turn's plays must still achieve, read from the turn state (R11, R6, R14): the opening points
+        still missing, whether a pure run is, and the cards that must be laid (repeated for several copies)."""
         turn = b["turn_state"]
         taken = np.flatnonzero(b["taken"])
         required = [] if not taken.size or turn[1] else [int(taken[0])]
         required += [JOKER] * int(turn[2])
         required += [int(c) for c in np.flatnonzero(b["pending"]) for _ in range(int(b["pending"][c]))]
         if opened:
-            return Goal(required=tuple(required), keep=self.keep)
+            return 0, False, required
         threshold = self.rules.opening_points_needed(bool(taken.size))
         points = 128 * int(b["turn_points"][0]) + int(b["turn_points"][1])
         mine = (b["slot_tentative"] > 0) & (b["slot_kind"] == KIND_RUN) & (b["slot_cards"][:, JOKER] == 0)
         need_pure = self.rules.opening_requires_pure_run and not mine.any()
-        return Goal(need=max(threshold - points, 0), need_pure=need_pure, required=tuple(required), keep=self.keep)
+        return max(threshold - points, 0), need_pure, required
 
-    def _plan(self, b: dict[str, np.ndarray], hand: np.ndarray, goal: Goal, opened: bool):
-        on_table = b["slot_cards"].sum(axis=0)
+    def _plan(self, b: dict[str, np.ndarray], hand: np.ndarray, goal: tuple[int, bool, list[int]],
+              opened: bool) -> list[int] | None:
+        """The actions that start laying each piece of the best plan for ``goal`` (``_goal``), in laying order, or
+        None when no plan meets it: the compiled planner (``rummy_env.engine.rami51.planner``) over the table this
+        observation shows."""
+        need, need_pure, required = goal
         melds = self._table(b, opened)
-        takes = self._takes(b, melds) if opened else []
-        pieces = self.planner.pieces(hand, b["pending"].astype(np.int64), melds, on_table, takes)
-        return self.planner.plan(pieces, hand, goal)
+        takes = self._takes(b, melds) if opened else np.zeros((0, 3), dtype=np.int64)
+        out = np.empty(MAX_PIECES, dtype=np.int64)
+        size = plan_actions(hand, b["pending"].astype(np.int64), b["slot_cards"].sum(axis=0).astype(np.int64), melds,
+                            takes, int(need), bool(need_pure), np.bincount(required, minlength=JOKER + 1),
+                            self.tables, self.cfg, out)
+        return out[:size].tolist() if size >= 0 else None
 
-    def _takes(self, b: dict[str, np.ndarray], melds: list[TableMeld]) -> list[tuple[int, int, int]]:
-        """``(slot, choice, card)`` of every natural a TAKE may remove (R13): an end of a run of 4+
+    def _takes(self, b: dict[str, np.ndarray], melds: np.ndarray) -> np.ndarray:
+        """Rows ``(slot, choice, card)`` of every natural a TAKE may remove (R13): an end of a run of 4+
         cards, any natural of a 4-card set."""
         rules = self.rules
-        if not rules.allow_take_from_meld:
-            return []
         takes = []
-        for meld in melds:
-            members = b["slot_cards"][meld.slot]
-            if members.sum() < 4 or (b["slot_owner"][meld.slot] == 1 and not rules.take_from_own_melds):
+        for slot, kind, key, lo, hi, suits, _ in melds.tolist() if rules.allow_take_from_meld else ():
+            members = b["slot_cards"][slot]
+            if members.sum() < 4 or (b["slot_owner"][slot] == 1 and not rules.take_from_own_melds):
                 continue
-            if meld.kind == KIND_SET:
-                takes += [(meld.slot, suit, card_at(suit, meld.key)) for suit in meld.suits]
+            if kind == KIND_SET:
+                takes += [(slot, suit, cards.card_type(key, suit)) for suit in range(4) if suits >> suit & 1]
                 continue
-            for choice, position in enumerate((meld.lo, meld.hi)):
-                if b["slot_joker"][meld.slot] != position + 1:
-                    takes.append((meld.slot, choice, card_at(meld.key, position)))
-        return takes
+            for choice, position in enumerate((lo, hi)):
+                if b["slot_joker"][slot] != position + 1:
+                    takes.append((slot, choice, cards.card_type((position - 1) % 13 + 1, key)))
+        return np.array(takes, dtype=np.int64).reshape(-1, 3)
 
-    def _table(self, b: dict[str, np.ndarray], opened: bool) -> list[TableMeld]:
+    def _table(self, b: dict[str, np.ndarray], opened: bool) -> np.ndarray:
         """The table melds this player may extend now (before opening: its tentative ones, and the
-        others with ``opening_may_use_table``, R11.3); runs round the corner are left out."""
+        others with ``opening_may_use_table``, R11.3), as rows ``(slot, kind, key, lo, hi, suits bits,
+        count)``: a set of rank ``key``, a run of suit ``key`` over ``lo..hi``; runs round the corner are
+        left out."""
         melds = []
         may_use_all = opened or self.rules.opening_may_use_table
         for slot in np.flatnonzero(b["slot_kind"]):
@@ -200,13 +209,13 @@ class RamiHeuristicAgent:
             naturals = np.flatnonzero(members[:JOKER])
             count = int(members.sum())
             if b["slot_kind"][slot] == KIND_SET:
-                melds.append(TableMeld(int(slot), KIND_SET, cards.rank_of(int(naturals[0])),
-                                       suits=tuple(cards.suit_of(int(c)) for c in naturals), count=count))
+                suits = sum(1 << cards.suit_of(int(c)) for c in naturals)
+                melds.append((int(slot), KIND_SET, cards.rank_of(int(naturals[0])), 0, 0, suits, count))
             elif not self.rules.circular_runs:
                 span = self._run_span(naturals, int(b["slot_joker"][slot]), count)
                 if span:
-                    melds.append(TableMeld(int(slot), KIND_RUN, cards.suit_of(int(naturals[0])), *span))
-        return melds
+                    melds.append((int(slot), KIND_RUN, cards.suit_of(int(naturals[0])), *span, 0, count))
+        return np.array(melds, dtype=np.int64).reshape(-1, 7)
 
     @staticmethod
     def _run_span(naturals: np.ndarray, joker: int, count: int) -> tuple[int, int] | None:

@@ -86,16 +86,19 @@ from rummy_env.rules import RummyRules
 
 DRAW_STOCK = 0
 DRAW_DISCARD = 1
-COMMIT = 2  # rami51
-UNDO = 3
-TAKE_BACK = 4
-PASS = 2    # gin
-KNOCK = 3
+FIRST_SPECIAL = 2  # the id of a ruleset's first special action, after the two draws
+COMMIT = FIRST_SPECIAL  # rami51
+UNDO = FIRST_SPECIAL + 1
+TAKE_BACK = FIRST_SPECIAL + 2
+PASS = FIRST_SPECIAL    # gin
+KNOCK = FIRST_SPECIAL + 1
 JOKER_LOW, JOKER_HIGH = 52, 53  # rami51 lay-off codes of a joker
 TAKE_CHOICES = 5
+# a TAKE's choice: a run's low or high end; a set's natural by its suit (0-3) or its joker
+TAKE_LOW_END, TAKE_HIGH_END, TAKE_SET_JOKER = 0, 1, 4
 
 # the kinds of action an id decodes to (``rummy_env.engine.common.decode``, ``ActionLayout.decode``)
-# (a ruleset's special kinds are consecutive here: id 2 + k decodes to the kind of id 2, plus k)
+# (a ruleset's special kinds are consecutive here: id FIRST_SPECIAL + k decodes to the first one's kind, plus k)
 (A_INVALID, A_DRAW_STOCK, A_DRAW_DISCARD, A_COMMIT, A_UNDO, A_TAKE_BACK, A_MELD, A_LAY_OFF, A_TAKE, A_SWAP, A_DISCARD,
  A_PASS, A_KNOCK) = range(-1, 12)
 KIND_NAMES = ("draw_stock", "draw_discard", "commit", "undo", "take_back", "meld", "lay_off", "take", "swap", "discard",
@@ -130,7 +133,7 @@ class ActionLayout:
 
     @property
     def meld_offset(self) -> int:
-        return 2 + len(self.specials)
+        return FIRST_SPECIAL + len(self.specials)
 
     @property
     def layoff_codes(self) -> int:
@@ -169,7 +172,7 @@ class ActionLayout:
         ``"pass"``, ``"knock"`` (gin)."""
         if kind not in self.specials:
             raise ValueError(f"no {kind!r} action in this ruleset; its special actions: {self.specials}")
-        return 2 + self.specials.index(kind)
+        return FIRST_SPECIAL + self.specials.index(kind)
 
     def take(self, slot: int, choice: int) -> int:
         return self.take_offset + slot * TAKE_CHOICES + choice
@@ -201,7 +204,7 @@ class ActionLayout:
         if action == DRAW_DISCARD:
             return "draw_discard", -1, -1
         if action < self.meld_offset:
-            return self.specials[action - 2], -1, -1
+            return self.specials[action - FIRST_SPECIAL], -1, -1
         if action < self.layoff_offset:
             return "meld", action - self.meld_offset, -1
         if action < self.take_offset:

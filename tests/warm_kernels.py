@@ -27,9 +27,10 @@ GROUPS = {"rami51_prevent": (("rami51", PREVENT, ENGINE),),
 
 def warm(preset: str, knobs: dict, part: str) -> None:
     """Play a few random steps of ``preset`` (with ``knobs``) through what the tests call: the serial and parallel
-    batch kernels, observations, explanations and positions (``ENGINE``), or its compiled rollouts and world
-    sampling (``POLICIES``)."""
+    batch kernels, observations, explanations and positions (``ENGINE``), or its compiled rollouts, world
+    sampling and the heuristic agent (``POLICIES``)."""
     from rummy_env import RummyEngine, RummyRules
+    from rummy_env.agents.heuristic_agent import HeuristicAgent
     from rummy_env.beliefs import sample_worlds
     from rummy_env.engine.families import has_policies, policies
     from rummy_env.engine.search.rollout import POLICY_CODES
@@ -55,6 +56,7 @@ def warm(preset: str, knobs: dict, part: str) -> None:
         engine.load(1, engine.snapshot(0))
         return
     sample_worlds(rules, engine.state[0], int(engine.state[0]["current"]), 4, 0)
+    HeuristicAgent(rules).act(engine.observe(), engine.legal_action_mask(), rng)  # rami51's plans with the planner
     if has_policies(rules.ruleset):
         kernels = policies(rules)
         for policy in POLICY_CODES.values():

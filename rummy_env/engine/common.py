@@ -12,7 +12,7 @@ import numpy as np
 
 from rummy_env.actions import (
     A_DISCARD, A_DRAW_DISCARD, A_DRAW_STOCK, A_INVALID, A_LAY_OFF, A_MELD, A_SWAP, A_TAKE, DRAW_DISCARD, DRAW_STOCK,
-    TAKE_CHOICES,
+    FIRST_SPECIAL, TAKE_CHOICES,
 )
 from rummy_env.engine.config import EPISODE_GAME, REWARD_SCORE
 from rummy_env.engine.reasons import GAME_OVER, HAND_OVER, OUTSIDE_SPACE
@@ -308,7 +308,7 @@ def decode(action: int, cfg) -> tuple:
     if action == DRAW_DISCARD:
         return A_DRAW_DISCARD, -1, -1
     if action < cfg.meld_offset:  # the ruleset's special actions (COMMIT, UNDO; PASS, KNOCK)
-        return cfg.special_kind + action - 2, -1, -1
+        return cfg.special_kind + action - FIRST_SPECIAL, -1, -1
     if action < cfg.layoff_offset:
         return A_MELD, action - cfg.meld_offset, -1
     if action < cfg.take_offset:

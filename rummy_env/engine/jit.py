@@ -87,7 +87,9 @@ def fix_identities(tag: str, *kernels) -> None:
     the cache for the closures of ``drivers.make_drivers`` and compiled them again (seconds; and stored one more
     copy each time). The identity is ``module.qualname`` of the Python function, and ``[tag]`` after it for a
     function defined in another (one set of closures per rule family, and per rami51 ``dead_ends`` mode); a kernel
-    that has one keeps it.
+    that has one keeps it. Such a closure also gets cache files of its own (its qualname tagged too): numba rewrites
+    a function's whole index file when it saves an entry, so two processes compiling two families side by side
+    (``tests/ci_profile.py``) could each drop the other's entries.
     """
     for kernel in reachable_kernels(*kernels):
         if getattr(kernel, "_MemoMixin__uuid", None) is None:
@@ -97,3 +99,6 @@ def fix_identities(tag: str, *kernels) -> None:
             if kernel._memo.get(identity) not in (None, kernel):
                 raise RuntimeError(f"two kernels would share the identity {identity!r}: give each family its own tag")
             kernel._set_uuid(identity)
+            if local:  # cache files of its own: no two processes warming two families rewrite one index file
+                func.__qualname__ += f"[{tag}]"
+                kernel.enable_caching()

@@ -106,38 +106,10 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     if "hands" not in position:
         raise ValueError("position key 'hands' is required: one list of cards per seat")
     hands = [card_list(f"hands[{seat}]", hand, types) for seat, hand in enumerate(per_seat("hands", position["hands"], players))]
-    table = position.get("table", [])
-    if not isinstance(table, (list, tuple)) or len(table) > rules.num_slots:
-        raise bad_value("table", table, f"a list of at most {rules.num_slots} melds")
-    melds = []
-    for k, meld in enumerate(table):
-        if not isinstance(meld, dict) or "cards" not in meld:
-            raise ValueError(f"position key 'table': meld {k} {meld!r} is not a dict with 'cards' (and 'owner', "
-                             "'joker_at', ...)")
-        if set(meld) - set(MELD_KEYS):
-            raise ValueError(f"position key 'table': meld {k} has unknown keys {sorted(set(meld) - set(MELD_KEYS))}; "
-                             f"known: {list(MELD_KEYS)}")
-        meld = dict(meld, cards=card_list("table", meld["cards"], types))
-        seat_of("table", meld.get("owner", 0), players)
-        try:
-            describe_meld(meld["cards"], rules, meld.get("joker_at"))
-        except ValueError as error:
-            raise ValueError(f"position key 'table': meld {k}: {error}") from error
-        melds.append(meld)
+    melds = _melds(rules, position.get("table", []))
     discard = card_list("discard", position.get("discard", []), types)
     placed = [card for hand in hands for card in hand] + discard + [card for meld in melds for card in meld["cards"]]
-    copies = np.bincount(np.r_[np.tile(np.arange(cards.NUM_NATURAL_TYPES), rules.deck_copies),
-                               np.full(rules.num_jokers, cards.JOKER)].astype(np.int64), minlength=types)
-    if "stock" in position:
-        stock = card_list("stock", position["stock"], types)
-    else:
-        left = copies - np.bincount(np.array(placed, dtype=np.int64), minlength=types)[:types]
-        stock = [int(card) for card in np.repeat(np.arange(types), np.maximum(left, 0))][::-1]
-    every = np.bincount(np.array(placed + stock, dtype=np.int64), minlength=types)
-    if every.shape[0] != types or (every != copies).any():
-        missing = [cards.name(c) for c in range(types) if every[c] < copies[c]]
-        extra = [cards.name(c) for c in range(min(types, every.shape[0])) if every[c] > copies[c]]
-        raise ValueError(f"a position must hold every card of the deck exactly once; missing {missing}, too many {extra}")
+    stock = _stock(rules, position, placed)
     if max(len(hand) for hand in hands) > 127:
         raise bad_value("hands", [len(hand) for hand in hands], "at most 127 cards per hand")
     phase = position.get("phase", "draw")
@@ -195,6 +167,48 @@ def _fill(rules: RummyRules, r, position: dict[str, Any]) -> None:
     r["rng"] = rng
     _fill_history(r, position.get("history", {}), players, types)
     family(rules.ruleset).position.fill(rules, r, position, melds)
+
+
+def _melds(rules: RummyRules, table: Any) -> list[dict[str, Any]]:
+    """The ``table`` key's melds, each checked (its keys, cards, owner, and a meld of these rules), cards as types."""
+    players, types = rules.num_players, rules.num_card_types
+    if not isinstance(table, (list, tuple)) or len(table) > rules.num_slots:
+        raise bad_value("table", table, f"a list of at most {rules.num_slots} melds")
+    melds = []
+    for k, meld in enumerate(table):
+        if not isinstance(meld, dict) or "cards" not in meld:
+            raise ValueError(f"position key 'table': meld {k} {meld!r} is not a dict with 'cards' (and 'owner', "
+                             "'joker_at', ...)")
+        if set(meld) - set(MELD_KEYS):
+            raise ValueError(f"position key 'table': meld {k} has unknown keys {sorted(set(meld) - set(MELD_KEYS))}; "
+                             f"known: {list(MELD_KEYS)}")
+        meld = dict(meld, cards=card_list("table", meld["cards"], types))
+        seat_of("table", meld.get("owner", 0), players)
+        try:
+            describe_meld(meld["cards"], rules, meld.get("joker_at"))
+        except ValueError as error:
+            raise ValueError(f"position key 'table': meld {k}: {error}") from error
+        melds.append(meld)
+    return melds
+
+
+def _stock(rules: RummyRules, position: dict[str, Any], placed: list[int]) -> list[int]:
+    """The stock, given or made of the cards ``placed`` leaves out (top last), once every card of the deck is
+    checked to be in the position exactly once."""
+    types = rules.num_card_types
+    copies = np.bincount(np.r_[np.tile(np.arange(cards.NUM_NATURAL_TYPES), rules.deck_copies),
+                               np.full(rules.num_jokers, cards.JOKER)].astype(np.int64), minlength=types)
+    if "stock" in position:
+        stock = card_list("stock", position["stock"], types)
+    else:
+        left = copies - np.bincount(np.array(placed, dtype=np.int64), minlength=types)[:types]
+        stock = [int(card) for card in np.repeat(np.arange(types), np.maximum(left, 0))][::-1]
+    every = np.bincount(np.array(placed + stock, dtype=np.int64), minlength=types)
+    if every.shape[0] != types or (every != copies).any():
+        missing = [cards.name(c) for c in range(types) if every[c] < copies[c]]
+        extra = [cards.name(c) for c in range(min(types, every.shape[0])) if every[c] > copies[c]]
+        raise ValueError(f"a position must hold every card of the deck exactly once; missing {missing}, too many {extra}")
+    return stock
 
 
 def _fill_history(r, history: Any, players: int, types: int) -> None:

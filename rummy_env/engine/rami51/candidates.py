@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from rummy_env.actions import COMMIT, TAKE_CHOICES
+from rummy_env.actions import COMMIT, TAKE_CHOICES, TAKE_HIGH_END
 from rummy_env.cards import JOKER
 from rummy_env.engine import reasons as why
 from rummy_env.engine.config import EVERY_PICKUP, FINAL_REQUIRED
@@ -109,7 +109,7 @@ def play_candidates(r, out, catalogue, catalogue_bits, cfg, focus: bool = False)
 @nb.njit(**JIT, inline="always")  # once per slot: a call would cost ``out`` an atomic reference count each way
 def take_and_swap_candidates(r, slot: int, out, n: int, cfg) -> int:
     if take_slot_check(r, slot, cfg) == why.LEGAL:
-        for choice in range(2 if r.slot_kind[slot] == KIND_RUN else TAKE_CHOICES):  # a run gives its two ends
+        for choice in range(TAKE_HIGH_END + 1 if r.slot_kind[slot] == KIND_RUN else TAKE_CHOICES):  # a run: its ends
             if take_card_check(r, slot, choice, cfg) == why.LEGAL:
                 out[n] = cfg.take_offset + slot * TAKE_CHOICES + choice
                 n += 1

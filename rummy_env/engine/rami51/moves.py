@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from rummy_env.actions import A_COMMIT, A_LAY_OFF, A_MELD, A_SWAP, A_TAKE
+from rummy_env.actions import A_COMMIT, A_LAY_OFF, A_MELD, A_SWAP, A_TAKE, TAKE_LOW_END
 from rummy_env.cards import JOKER
 from rummy_env.engine import reasons as why
 from rummy_env.engine.common import draw_pile, draw_stock, rebuild_allowed, rebuild_stock
@@ -86,14 +86,14 @@ def apply_take(r, slot: int, choice: int, cfg) -> None:
     before = slot_points(r, slot, cfg)
     card = take_card(r, slot, choice)
     if r.slot_kind[slot] == KIND_RUN:
-        end = r.slot_lo[slot] if choice == 0 else r.slot_hi[slot]
+        end = r.slot_lo[slot] if choice == TAKE_LOW_END else r.slot_hi[slot]
         r.slot_mine[slot] &= ~(1 << mine_cell(KIND_RUN, card, end, cfg))  # an own card taken back stops counting
         if card == JOKER:
             r.slot_jokers[slot] = 0
             r.slot_joker[slot] = -1
             if r.slot_pure[slot] == PURE_BUT_JOKER:
                 r.slot_pure[slot] = PURE  # judged at the commit (R11.2, AR8): no joker any more
-        shorten_run(r, slot, choice == 0)
+        shorten_run(r, slot, choice == TAKE_LOW_END)
     else:
         if card == JOKER:
             r.slot_jokers[slot] = 0

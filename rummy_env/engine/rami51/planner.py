@@ -1,7 +1,7 @@
-"""``MeldPlanner`` of ``rummy_env.agents.rami_planner`` compiled, piece for piece (R10, R11, R13, AR12, AR15): the
-pieces a hand can lay (new sets and runs, extensions of table melds, new melds around a card taken from a
-meld) and the best disjoint combination of them for a goal, found by the same branch and bound in the same
-order, with the same node budget, so that ``engine.rami51.policy`` decides exactly as ``RamiHeuristicAgent``.
+"""The rami51 heuristic's meld planner (R10, R11, R13, AR12, AR15): the pieces a hand can lay (new sets and runs,
+extensions of table melds, new melds around a card taken from a meld) and the best disjoint combination of them for
+a goal, by branch and bound with a node budget. The compiled heuristic (``engine.rami51.policy``) and
+``RamiHeuristicAgent`` both call it, through ``policy.plan_actions``, so they plan alike.
 
 Pieces live in arrays (``Pieces``): up to ``MAX_PIECE_CARDS`` cards each, with points (R10), value (hand
 value removed), purity, the action that starts laying it and the table meld end it extends (``-1``: none).
@@ -21,7 +21,7 @@ from rummy_env.engine.rami51.opening import joker_points, natural_points
 from rummy_env.engine.table import card_at
 from rummy_env.melds import KIND_RUN, KIND_SET
 
-MAX_NODES = 2000       # as rami_planner.MAX_NODES
+MAX_NODES = 2000       # combinations tried at most
 LONGEST_RUN = 13
 MAX_PIECES = 1024
 MAX_PIECE_CARDS = 14
@@ -202,7 +202,7 @@ def add_around(own, slot: int, choice: int, taken: int, info, cards, n: int, val
 def plan(info, cards, n: int, have, need: int, need_pure: bool, required, keep: int, out) -> int:
     """The best combination of the ``n`` pieces for the goal (``need`` points, a pure run if ``need_pure``,
     ``required`` card counts laid, ``keep`` cards left), as piece indices in ``out`` in laying order; returns
-    how many, or -1 when no combination meets the goal (``MeldPlanner.plan``)."""
+    how many, or -1 when no combination meets the goal."""
     order = np.argsort(-info[:n, P_VALUE], kind="mergesort")
     room = -keep
     for card in range(have.shape[0]):

@@ -3,8 +3,8 @@ decision for decision (``engine/search/rollout.py`` states the random number con
 checks the equivalence on many states).
 
 The heuristic reads what ``RamiHeuristicAgent`` reads from the observation (the record's public fields: own
-hand, the table slot by slot, the turn's state) and plans with the compiled ``MeldPlanner``
-(``engine.rami51.planner``). Where the Python agent reads its mask, this one asks ``legal_reason`` for just the
+hand, the table slot by slot, the turn's state) and plans with the planner the agent calls too (``plan_actions``,
+``engine.rami51.planner``). Where the Python agent reads its mask, this one asks ``legal_reason`` for just the
 actions it considers, in the order the agent considers them, which decides the same; the full mask (its
 searches) is computed only by the random policy.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, TAKE_BACK, UNDO
+from rummy_env.actions import COMMIT, DRAW_DISCARD, DRAW_STOCK, TAKE_BACK, TAKE_HIGH_END, TAKE_LOW_END, UNDO
 from rummy_env.cards import JOKER
 from rummy_env.engine.config import FINAL_REQUIRED, PREVENT_DEAD_ENDS
 from rummy_env.engine.search.ismcts import make_ismcts
@@ -135,8 +135,8 @@ def table_takes(r, melds, m: int, slots, takes, cfg) -> int:
                     takes[n, 0], takes[n, 1], takes[n, 2] = slot, suit, card_at(suit, melds[k, 2])
                     n += 1
             continue
-        for choice in range(2):
-            position = melds[k, 3] if choice == 0 else melds[k, 4]
+        for choice in range(TAKE_HIGH_END + 1):
+            position = melds[k, 3] if choice == TAKE_LOW_END else melds[k, 4]
             if observed_joker(r, slot) != position + 1:
                 takes[n, 0], takes[n, 1], takes[n, 2] = slot, choice, card_at(melds[k, 2], position)
                 n += 1
@@ -146,24 +146,34 @@ def table_takes(r, melds, m: int, slots, takes, cfg) -> int:
 # ---------------------------------------------------------------------------------------- plans
 @nb.njit(**JIT)
 def make_plan(r, hand, pending, opened: bool, need: int, need_pure: bool, required, tabs, cfg, out) -> int:
-    """``RamiHeuristicAgent._plan``: the planner's pieces for ``hand`` and the best plan (-1: none)."""
-    catalogue, values = tabs.catalogue, tabs.values
+    """The planner's pieces for ``hand`` over the table of record ``r`` and the best plan (-1: none)."""
     slots = np.zeros((r.slot_kind.shape[0], JOKER + 1), dtype=np.int64)
     table_view(r, slots)
-    on_table = slots.sum(axis=0)
     melds = np.zeros((r.slot_kind.shape[0], 7), dtype=np.int64)
     m = table_melds(r, opened, slots, melds, cfg)
+    takes = np.zeros((4 * r.slot_kind.shape[0], 3), dtype=np.int64)
+    t = table_takes(r, melds, m, slots, takes, cfg) if opened else 0
+    return plan_actions(hand, pending, slots.sum(axis=0), melds[:m], takes[:t], need, need_pure, required, tabs, cfg,
+                        out)
+
+
+@nb.njit(**JIT)
+def plan_actions(hand, pending, on_table, melds, takes, need: int, need_pure: bool, required, tabs, cfg, out) -> int:
+    """The pieces of ``hand`` (new melds; extensions of ``melds``, rows ``(slot, kind, key, lo, hi, suits bits,
+    count)``, by own cards only: ``pending`` cards go into new melds, R13; new melds around a card of ``takes``, rows
+    ``(slot, choice, card)``) and the best plan for the goal (``need`` opening points, a pure run if ``need_pure``,
+    the ``required`` cards laid, R10, R11, R13): its pieces' first actions in ``out``, their number, or -1 when no
+    plan meets the goal. The compiled heuristic and ``RamiHeuristicAgent`` both plan with it."""
+    catalogue, values = tabs.catalogue, tabs.values
     info = np.empty((MAX_PIECES, 6), dtype=np.int64)  # add_piece writes every entry it reads back
     cards = np.empty((MAX_PIECES, MAX_PIECE_CARDS), dtype=np.int64)
     n = add_sets(hand, info, cards, 0, catalogue, values, cfg)
     n = add_runs(hand, on_table, info, cards, n, catalogue, values, cfg)
     own = hand - pending
-    for k in range(m):
+    for k in range(melds.shape[0]):
         n = add_extensions(own, melds[k], info, cards, n, values, cfg)
-    if opened:
-        takes = np.zeros((4 * r.slot_kind.shape[0], 3), dtype=np.int64)
-        for k in range(table_takes(r, melds, m, slots, takes, cfg)):
-            n = add_around(own, takes[k, 0], takes[k, 1], takes[k, 2], info, cards, n, values, cfg)
+    for k in range(takes.shape[0]):
+        n = add_around(own, takes[k, 0], takes[k, 1], takes[k, 2], info, cards, n, values, cfg)
     chosen = np.zeros(n + 1, dtype=np.int64)
     size = plan(info, cards, n, hand, need, need_pure, required, 1 if cfg.final_discard == FINAL_REQUIRED else 0,
                 chosen)

@@ -45,6 +45,8 @@ CANDIDATES = 1024         # local candidates kept per search level
 VISITED = 1 << 20         # positions remembered per row check (open addressing; 24 MiB a thread); beyond it, no memo
 SEARCH_NODES = 1 << 23    # plays tried by one search at most (then it gives up: see ``search``)
 DEAD, FINISHED, UNDECIDED = 0, 1, 2  # what ``explore`` found
+# what ``remember`` says of a position besides its table index
+KNOWN_DEAD, NO_MEMO, MET_BEFORE = -1, -2, -3
 ASK_BOUND = 1 << 15       # plays tried before a search asks the opening bound (``witness.opening_verdict``)
 WITNESS_ROW = SEARCH_DEPTH + 2     # the row the bound's plan is laid in
 SCRATCH_ROWS = SEARCH_DEPTH + 3    # per thread: the search levels, one row for the tested action, the witness row
@@ -114,10 +116,10 @@ def position_hash(r) -> np.uint64:
 
 @nb.njit(**JIT)
 def remember(visited, owners, search_id: int, h: np.uint64) -> int:
-    """Record position ``h`` as being explored by search ``search_id``: returns its table index, -1 if a
-    search of the same row check proved it dead, -3 if this search has met it already (skip it either way),
-    -2 if the table is crowded (explore without memo). Open addressing; entries of earlier row checks are
-    stale."""
+    """Record position ``h`` as being explored by search ``search_id``: returns its table index, ``KNOWN_DEAD`` if
+    a search of the same row check proved it dead, ``MET_BEFORE`` if this search has met it already (skip it
+    either way), ``NO_MEMO`` if the table is crowded (explore without memo). Open addressing; entries of earlier
+    row checks are stale."""
     wrap = np.int64(VISITED - 1)
     start = owners[CALL_START]
     index = np.int64(h >> np.uint64(40)) & wrap
@@ -130,14 +132,14 @@ def remember(visited, owners, search_id: int, h: np.uint64) -> int:
             return index
         if visited[index] == h:
             if owners[VISITED + index] == start:
-                return -1
+                return KNOWN_DEAD
             if owner == search_id:
-                return -3
+                return MET_BEFORE
             owners[index] = search_id  # met by a search that succeeded elsewhere: not known dead
             return index
         index = (index + np.int64(1)) & wrap
     owners[MEMO_FULL] += 1
-    return -2
+    return NO_MEMO
 
 
 @nb.njit(**JIT)
@@ -221,9 +223,9 @@ def explore(r, allow_undo: bool, commit_first: bool, budget: int, work, catalogu
     deep = False  # a play cut at SEARCH_DEPTH
     scratch[0] = r
     where[0] = remember(visited, owners, search_id, position_hash(r) * salt)
-    if where[0] == -1:
+    if where[0] == KNOWN_DEAD:
         return DEAD  # proved dead by an earlier search of this row check
-    where[0] = max(where[0], -2)
+    where[0] = max(where[0], NO_MEMO)
     nodes = expand(0, scratch, candidates, counts, committed, allow_undo, catalogue, catalogue_bits, cfg)
     if nodes < 0:
         return FINISHED
@@ -251,10 +253,10 @@ def explore(r, allow_undo: bool, commit_first: bool, budget: int, work, catalogu
         apply_play(child, kind, a, b, catalogue, cfg)
         committed_child = committed[level] or action == COMMIT
         slot = remember(visited, owners, search_id, position_hash(child) * (salt + np.uint64(8 * committed_child)))
-        if slot == -3:  # met earlier in this search (explored, or on the path: a cycle): not a proof of a dead end
+        if slot == MET_BEFORE:  # explored already, or on the path (a cycle): not a proof of a dead end
             cut[level] = True
             continue
-        if slot == -1:
+        if slot == KNOWN_DEAD:
             continue
         level += 1
         where[level] = slot

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numba as nb
 
+from rummy_env.actions import TAKE_HIGH_END, TAKE_LOW_END, TAKE_SET_JOKER
 from rummy_env.cards import JOKER
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.table import card_at, holds_joker_at, suit_of, table_count
@@ -107,16 +108,16 @@ def represented(r, slot: int) -> int:
 
 @nb.njit(**JIT)
 def take_card(r, slot: int, choice: int) -> int:
-    """The card TAKE ``choice`` removes from ``slot`` (R13: a run's low/high end, 0/1; a set's natural of
-    suit ``choice`` or, 4, its joker), or -1 when there is none."""
+    """The card TAKE ``choice`` removes from ``slot`` (R13: a run's ``TAKE_LOW_END`` or ``TAKE_HIGH_END``; a set's
+    natural of suit ``choice`` or, ``TAKE_SET_JOKER``, its joker), or -1 when there is none."""
     if r.slot_kind[slot] == KIND_RUN:
-        if choice > 1:
+        if choice > TAKE_HIGH_END:
             return -1
-        position = r.slot_lo[slot] if choice == 0 else r.slot_hi[slot]
+        position = r.slot_lo[slot] if choice == TAKE_LOW_END else r.slot_hi[slot]
         if holds_joker_at(r, slot, position):
             return JOKER
         return card_at(r.slot_key[slot], position)
-    if choice == 4:
+    if choice == TAKE_SET_JOKER:
         return JOKER if r.slot_jokers[slot] > 0 else -1
     return choice * 13 + r.slot_key[slot] - 1 if r.slot_suits[slot] >> choice & 1 else -1
 
