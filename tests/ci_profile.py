@@ -8,6 +8,9 @@ search under ``dead_ends = "prevent"`` (R25), one process's work for about five 
    ``"prevent"`` kernels runs on two workers (``-m "not slow and not prevent"``) while the compile goes on;
 3. once it has finished, the tests marked ``prevent`` run, loading what it compiled.
 
+The libraries guide's snippets (marked ``wheel``) are left to ``make test-wheel``, which runs them from the installed
+wheel (CI runs both); plain ``pytest`` and ``make test-all`` run them too.
+
 ``conftest.py`` marks the tests that play rami51 under ``"prevent"`` and fails an unmarked test that makes those
 kernels, so none compiles them in the first stage. On a warm cache each warm-up is a few seconds of loading.
 Arguments after ``--`` go to both pytest runs. Exit status: the first failure's.
@@ -44,7 +47,7 @@ def main(extra: list[str]) -> int:
     others = subprocess.call([sys.executable, WARM, "others"])
     say(f"the other kernels are warm{'' if others == 0 else ' (failed: the tests will compile and say why)'}; "
         "the tests that do not play rami51 under 'prevent'")
-    first = pytest("not slow and not prevent", extra)
+    first = pytest("not slow and not prevent and not wheel", extra)
     if prevent.poll() is None:
         say("waiting for the 'prevent' kernels")
     prevent.wait()

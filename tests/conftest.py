@@ -41,6 +41,8 @@ def pytest_configure(config) -> None:
 
     config.addinivalue_line("markers", "prevent: plays rami51 under dead_ends='prevent' (its kernels compile the "
                                        "look-ahead search; tests/ci_profile.py runs these last)")
+    config.addinivalue_line("markers", "wheel: also run from the installed wheel by make test-wheel "
+                                       "(.ci/wheel_check.py), so tests/ci_profile.py leaves it out")
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None) \
             or os.environ.get("RUMMY_ENV_TESTS_WARMED"):
         return

@@ -39,7 +39,17 @@ def kernel_cache() -> dict[str, str]:
     return {"RUMMY_ENV_CACHE_DIR": str(Path(folder).parent)} if folder else {}
 
 
-@pytest.mark.parametrize("path, number, code", SNIPPETS, ids=[f"{p.relative_to(ROOT)}#{k}" for p, k, _ in SNIPPETS])
+LIBRARIES_GUIDE = ROOT / "docs" / "guides" / "libraries.md"
+
+
+def snippet_case(path: Path, number: int, code: str):
+    """One snippet's test case; the libraries guide's are marked ``wheel``: ``make test-wheel`` runs them from the
+    installed wheel (``.ci/wheel_check.py``), so the CI profile (``tests/ci_profile.py``) leaves them to it."""
+    marks = [pytest.mark.wheel] if path == LIBRARIES_GUIDE else []
+    return pytest.param(path, number, code, marks=marks, id=f"{path.relative_to(ROOT)}#{number}")
+
+
+@pytest.mark.parametrize("path, number, code", [snippet_case(*snippet) for snippet in SNIPPETS])
 def test_every_python_snippet_runs_as_written(path, number, code, tmp_path):
     needs = re.match(r"# needs: ([\w.]+)(.*)", code)  # a block for an optional library: skipped without it, saying so
     if needs:

@@ -16,10 +16,13 @@ FIRST_STEP = ("import numpy as np, rummy_env; e = rummy_env.RummyEngine(rummy_en
 def test_a_later_process_loads_every_kernel_from_the_cache(tmp_path):
     """The batch drivers are closures, one set per rule family; numba keys their cache by pickling what they
     capture, which held a fresh identity per process, so every process compiled them again (seconds) and stored
-    one more copy. With fixed identities (``jit.fix_identities``) the second process only loads."""
-    env = dict(os.environ, RUMMY_ENV_CACHE_DIR=str(tmp_path), NUMBA_DEBUG_CACHE="1")
-    runs = [subprocess.run([sys.executable, "-c", FIRST_STEP], env=env, capture_output=True, text=True, timeout=900)
-            for _ in range(2)]
+    one more copy. With fixed identities (``jit.fix_identities``) the second process only loads, even when the
+    first compiled the package's modules from source (its own ``PYTHONPYCACHEPREFIX``) and the second loads them from
+    bytecode: numba's pickled key of a closure differed between the two (``jit.ClosureCache``)."""
+    env = dict(os.environ, RUMMY_ENV_CACHE_DIR=str(tmp_path / "kernels"), NUMBA_DEBUG_CACHE="1")
+    envs = [dict(env, PYTHONPYCACHEPREFIX=str(tmp_path / "bytecode")), env]
+    runs = [subprocess.run([sys.executable, "-c", FIRST_STEP], env=run_env, capture_output=True, text=True,
+                           timeout=900) for run_env in envs]
     assert all(run.returncode == 0 for run in runs), runs[-1].stderr[-2000:]
     first, second = (run.stdout + run.stderr for run in runs)
     assert "drivers.make_drivers.locals.step_rows" in first and "data saved" in first

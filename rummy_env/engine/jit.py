@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 
 import numba
+from numba.core.caching import FunctionCache
+from numba.core.serialize import dumps
 
 from rummy_env.engine import compile_notice
 
@@ -79,17 +81,45 @@ def reachable_kernels(*kernels):
         todo += [target for target in reached if isinstance(target, numba.core.registry.CPUDispatcher)]
 
 
+class ClosureCache(FunctionCache):
+    """Numba's on-disk cache of a closure kernel, keyed by what the closure captures named by identity.
+
+    Numba keys a closure's cache by pickling the captured values. A captured kernel pickles its Python function by
+    value, and those bytes differ between processes that loaded the same modules differently (whether a module's
+    ``__file__`` and its code's file name are one string object depends on how it was imported): a process then
+    misses entries another saved and compiles them again (a cold ``make test`` recompiled rami51's ``"prevent"``
+    kernels for minutes). The closures capture kernels (named by their fixed identity, ``fix_identities``) and
+    flags; the sources they run are already in the cache folder's name (``sources_hash``)."""
+
+    def _index_key(self, sig, codegen):
+        func = self._py_func
+        captured = tuple(captured_key(cell.cell_contents) for cell in func.__closure__ or ())
+        return (sig, codegen.magic_tuple(), (hashlib.sha256(func.__code__.co_code).hexdigest(),
+                                             hashlib.sha256(repr(captured).encode()).hexdigest()))
+
+
+def captured_key(value):
+    """What stands for ``value``, captured by a closure kernel, in its cache key: a kernel's fixed identity, a
+    flag or number itself; anything else as numba keys it (pickled)."""
+    if isinstance(value, numba.core.registry.CPUDispatcher):
+        identity = getattr(value, "_MemoMixin__uuid", None)
+        if identity is None:
+            raise RuntimeError(f"{value.py_func.__qualname__} is captured before it has a fixed identity")
+        return identity
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return hashlib.sha256(dumps(value)).hexdigest()
+
+
 def fix_identities(tag: str, *kernels) -> None:
     """Give ``kernels``, and every kernel they reach (``reachable_kernels``), a fixed identity.
 
-    Numba keys the on-disk cache of a closure by pickling what the closure captures, and a pickled kernel
-    carries its identity, by default a fresh ``uuid4`` in every process: without this, every process missed
-    the cache for the closures of ``drivers.make_drivers`` and compiled them again (seconds; and stored one more
-    copy each time). The identity is ``module.qualname`` of the Python function, and ``[tag]`` after it for a
-    function defined in another (one set of closures per rule family, and per rami51 ``dead_ends`` mode); a kernel
-    that has one keeps it. Such a closure also gets cache files of its own (its qualname tagged too): numba rewrites
-    a function's whole index file when it saves an entry, so two processes compiling two families side by side
-    (``tests/ci_profile.py``) could each drop the other's entries.
+    A kernel's identity is by default a fresh ``uuid4`` in every process. Here it is ``module.qualname`` of the
+    Python function, and ``[tag]`` after it for a function defined in another (one set of closures per rule family,
+    and per rami51 ``dead_ends`` mode); a kernel that has one keeps it. Such a closure gets cache files of its own
+    (its qualname tagged too: numba rewrites a function's whole index file when it saves an entry, so two processes
+    compiling two families side by side, ``tests/ci_profile.py``, could each drop the other's entries) and its cache
+    is keyed by the identities of what it captures (``ClosureCache``).
     """
     for kernel in reachable_kernels(*kernels):
         if getattr(kernel, "_MemoMixin__uuid", None) is None:
@@ -101,4 +131,4 @@ def fix_identities(tag: str, *kernels) -> None:
             kernel._set_uuid(identity)
             if local:  # cache files of its own: no two processes warming two families rewrite one index file
                 func.__qualname__ += f"[{tag}]"
-                kernel.enable_caching()
+                kernel._cache = ClosureCache(func)
