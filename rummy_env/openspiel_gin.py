@@ -34,12 +34,12 @@ DEALER = 1  # our seat that deals when OpenSpiel's player 0 starts
 
 def to_openspiel_card(card: int) -> int:
     """Our card type -> OpenSpiel's card id."""
-    return (cards.suit_of(card) + 1) % 4 * 13 + card % 13
+    return cards.card_type(cards.rank_of(card), (cards.suit_of(card) + 1) % 4)
 
 
 def from_openspiel_card(card: int) -> int:
     """OpenSpiel's card id -> our card type."""
-    return (card // 13 + 3) % 4 * 13 + card % 13
+    return cards.card_type(cards.rank_of(card), (cards.suit_of(card) + 3) % 4)
 
 
 def openspiel_meld_id(meld_cards: Sequence[int]) -> int:

@@ -60,11 +60,29 @@ def pytest_configure(config) -> None:
 
 
 def pytest_collection_modifyitems(items) -> None:
-    """Mark ``prevent`` every test that runs under ``dead_ends = "prevent"`` by its name or a parameter."""
+    """Mark ``prevent`` every test that runs under ``dead_ends = "prevent"`` by its name or a parameter; in the CI
+    profile (``RUMMY_ENV_PREVENT_READY``, ``tests/ci_profile.py``) those run last."""
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})
         if "prevent" in item.nodeid or "'prevent'" in repr(params):
             item.add_marker(pytest.mark.prevent)
+    if os.environ.get("RUMMY_ENV_PREVENT_READY"):
+        items.sort(key=lambda item: item.get_closest_marker("prevent") is not None)  # stable: the order otherwise kept
+
+
+@pytest.fixture(autouse=True)
+def _prevent_kernels_compiled_first(request):
+    """In the CI profile, a test marked ``prevent`` waits until the background compile of those kernels has finished
+    (``tests/ci_profile.py`` creates the file ``RUMMY_ENV_PREVENT_READY`` names then), so that it loads them."""
+    ready = os.environ.get("RUMMY_ENV_PREVENT_READY")
+    if ready and request.node.get_closest_marker("prevent") is not None:
+        import time
+
+        deadline = time.monotonic() + 1800
+        while not os.path.exists(ready):
+            if time.monotonic() > deadline:
+                pytest.fail(f"the 'prevent' kernels' compile did not finish within 30 minutes ({ready} absent)")
+            time.sleep(0.5)
 
 
 @pytest.fixture(autouse=True)

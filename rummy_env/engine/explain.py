@@ -8,6 +8,7 @@ from rummy_env.actions import ActionLayout
 from rummy_env.engine import reasons as why
 from rummy_env.engine.families import family
 from rummy_env.engine.positions import meld_cards
+from rummy_env.engine.table import card_at
 from rummy_env.melds import KIND_RUN
 from rummy_env.rules import RummyRules
 
@@ -73,5 +74,5 @@ def _represented(r, slot: int) -> str:
     if joker_at < 0:
         return "card"
     if r["slot_kind"][slot] == KIND_RUN:
-        return cards.symbol(int(r["slot_key"][slot]) * 13 + (joker_at - 1) % 13)
-    return cards.symbol(joker_at * 13 + int(r["slot_key"][slot]) - 1)
+        return cards.symbol(card_at(int(r["slot_key"][slot]), joker_at))
+    return cards.symbol(card_at(joker_at, int(r["slot_key"][slot])))

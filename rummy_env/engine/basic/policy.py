@@ -19,7 +19,7 @@ from rummy_env.engine.search.ismcts import make_ismcts
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.search.rollout import POLICY_RANDOM, Policies, held_types, make_rollouts
 from rummy_env.engine.state import PHASE_DRAW
-from rummy_env.engine.table import card_bit
+from rummy_env.engine.table import card_bit, rank_of, suit_of
 from rummy_env.sampling import pick_legal_row
 
 
@@ -28,9 +28,9 @@ def partners(a: int, b: int) -> bool:
     """``b`` could join ``a`` in a meld: same rank, or same suit and one or two ranks apart."""
     if a == b:
         return False
-    if a % 13 == b % 13:
+    if rank_of(a) == rank_of(b):
         return True
-    return a // 13 == b // 13 and abs(a % 13 - b % 13) <= 2
+    return suit_of(a) == suit_of(b) and abs(rank_of(a) - rank_of(b)) <= 2
 
 
 @nb.njit(**JIT)

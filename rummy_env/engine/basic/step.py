@@ -71,7 +71,7 @@ def accepted_bits(r, slot: int, cfg) -> np.uint64:
     key = r.slot_key[slot]
     if r.slot_kind[slot] == KIND_SET:
         for suit in range(4):
-            card = suit * 13 + key - 1
+            card = card_at(suit, key)
             if slot_fit(r, slot, card, cfg) != 0:
                 bits |= card_bit(card)
     elif r.slot_kind[slot] == KIND_RUN:

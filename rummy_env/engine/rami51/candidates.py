@@ -84,7 +84,7 @@ def play_candidates(r, out, catalogue, catalogue_bits, cfg, focus: bool = False)
             continue
         if r.slot_kind[slot] == KIND_SET:
             for suit in range(4):
-                card = suit * 13 + r.slot_key[slot] - 1
+                card = card_at(suit, r.slot_key[slot])
                 if r.hand[p, card] > 0 and lay_off_check(r, slot, card, cfg) == why.LEGAL:
                     out[n] = base + card
                     n += 1

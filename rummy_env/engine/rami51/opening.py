@@ -74,7 +74,7 @@ def slot_points(r, slot: int, cfg) -> int:
     if r.slot_kind[slot] == KIND_SET:
         for suit in range(4):
             if mine >> suit & 1:
-                total += natural_points(suit * 13 + key - 1, 0, cfg)
+                total += natural_points(card_at(suit, key), 0, cfg)
         if mine >> JOKER_CELL & 1:
             total += joker_points(key - 1, 0, cfg)
         return total

@@ -48,7 +48,7 @@ from rummy_env.engine.rami51.placements import (
 from rummy_env.engine.rami51.profiles import slot_profiles
 from rummy_env.engine.rami51.prune import new_meld_reachable, take_sources, turn_meld_bits
 from rummy_env.engine.rami51.turn import own
-from rummy_env.engine.table import card_bit
+from rummy_env.engine.table import card_at, card_bit, rank_of, suit_of
 
 NARROW_HELD = 1  # with ``narrow``: taken cards a state may hold beyond those pending at the start
 
@@ -101,13 +101,13 @@ def dp_views(flat):
 @nb.njit(**JIT)
 def order_key(card: int) -> int:
     """Own cards are decided rank by rank (a set's cards, and a run's, lie close together in this order)."""
-    return 52 if card == JOKER else (card % 13) * 4 + card // 13
+    return 52 if card == JOKER else (rank_of(card) - 1) * 4 + suit_of(card)
 
 
 @nb.njit(**JIT)
 def order_card(order: int) -> int:
     """The card at ``order`` (the inverse of ``order_key``)."""
-    return JOKER if order == 52 else (order % 4) * 13 + order // 4
+    return JOKER if order == 52 else card_at(order % 4, order // 4 + 1)
 
 
 @nb.njit(**JIT)

@@ -82,7 +82,7 @@ def set_placements(avail, pend, table, n: int, taken_type: int, cfg) -> int:
     for rank in range(1, 14):
         owned = avail[JOKER] > 0
         for suit in range(4):
-            owned = owned or avail[suit * 13 + rank - 1] > 0
+            owned = owned or avail[card_at(suit, rank)] > 0
         if not owned:
             continue
         for code in range(81):  # per suit: absent, own, pending
@@ -90,7 +90,7 @@ def set_placements(avail, pend, table, n: int, taken_type: int, cfg) -> int:
             for suit in range(4):
                 choice = rest % 3
                 rest //= 3
-                card = suit * 13 + rank - 1
+                card = card_at(suit, rank)
                 if choice == 1:
                     if avail[card] == 0:
                         ok = False
@@ -136,7 +136,7 @@ def run_placements(avail, pend, table, n: int, taken_type: int, cfg) -> int:
     for suit in range(4):
         owned = avail[JOKER] > 0
         for rank in range(13):
-            owned = owned or avail[suit * 13 + rank] > 0
+            owned = owned or avail[card_at(suit, rank + 1)] > 0
         if not owned:
             continue
         for start in range(1, last_start + 1):

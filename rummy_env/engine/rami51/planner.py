@@ -18,7 +18,7 @@ from rummy_env.cards import JOKER
 from rummy_env.engine.config import CAT_JOKER, CAT_KEY, CAT_KIND, CAT_LO
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.rami51.opening import joker_points, natural_points
-from rummy_env.engine.table import card_at
+from rummy_env.engine.table import card_at, rank_of, suit_of
 from rummy_env.melds import KIND_RUN, KIND_SET
 
 MAX_NODES = 2000       # combinations tried at most
@@ -168,7 +168,7 @@ def add_extensions(own, meld, info, cards, n: int, values, cfg) -> int:
 @nb.njit(**JIT)
 def add_around(own, slot: int, choice: int, taken: int, info, cards, n: int, values, cfg) -> int:
     """New melds of ``taken`` (from ``slot``) and two hand naturals: the set of its rank, then runs."""
-    rank, suit = taken % 13 + 1, taken // 13
+    rank, suit = rank_of(taken), suit_of(taken)
     action = cfg.take_offset + slot * 5 + choice
     members = np.zeros(MAX_PIECE_CARDS, dtype=np.int64)
     for a in range(4):  # combinations of the other suits, two at a time

@@ -28,7 +28,7 @@ from rummy_env.engine.rami51.search import worker_buffers
 from rummy_env.engine.rami51.step import kernels, made_once
 from rummy_env.engine.search.rollout import POLICY_RANDOM, Policies, held_types, make_rollouts
 from rummy_env.engine.state import PHASE_DRAW, PHASE_PLAY
-from rummy_env.engine.table import card_at, slot_cards
+from rummy_env.engine.table import card_at, rank_of, slot_cards, suit_of
 from rummy_env.melds import KIND_RUN, KIND_SET
 from rummy_env.sampling import pick_legal_row
 
@@ -39,7 +39,7 @@ POLICIES: dict = {}  # dead_ends -> Policies, made on first use (``policies_for`
 @nb.njit(**JIT)
 def gap(a: int, b: int) -> int:
     """Distance of two naturals of one suit along a run, the ace at both ends (``partner_matrices``)."""
-    ra, rb = a % 13 + 1, b % 13 + 1
+    ra, rb = rank_of(a), rank_of(b)
     return min(abs(ra - rb), abs((ra if ra > 1 else 14) - (rb if rb > 1 else 14)))
 
 
@@ -48,9 +48,9 @@ def relation(a: int, b: int) -> int:
     """0 none, 1 same rank, 2 same suit one apart, 3 same suit two apart (naturals; the joker has none)."""
     if a >= JOKER or b >= JOKER or a == b:
         return 0
-    if a % 13 == b % 13:
+    if rank_of(a) == rank_of(b):
         return 1
-    if a // 13 == b // 13:
+    if suit_of(a) == suit_of(b):
         distance = gap(a, b)
         return 2 if distance == 1 else 3 if distance == 2 else 0
     return 0
@@ -86,14 +86,14 @@ def table_melds(r, opened: bool, slots, melds, cfg) -> int:
             if slots[slot, t] > 0:
                 if first < 0:
                     first = t
-                suits |= 1 << (t // 13)
-                rank = t % 13 + 1
+                suits |= 1 << suit_of(t)
+                rank = rank_of(t)
                 if rank == 1:
                     has_ace = True
                 else:
                     lowest, highest = min(lowest, rank), max(highest, rank)
         if r.slot_kind[slot] == KIND_SET:
-            melds[m, 0], melds[m, 1], melds[m, 2], melds[m, 5], melds[m, 6] = slot, KIND_SET, first % 13 + 1, suits, count
+            melds[m, 0], melds[m, 1], melds[m, 2], melds[m, 5], melds[m, 6] = slot, KIND_SET, rank_of(first), suits, count
             m += 1
         elif not cfg.circular_runs:
             if joker:
@@ -110,7 +110,7 @@ def table_melds(r, opened: bool, slots, melds, cfg) -> int:
                     found = True
                     break
             if found:
-                melds[m, 0], melds[m, 1], melds[m, 2], melds[m, 3], melds[m, 4] = slot, KIND_RUN, first // 13, lo, hi
+                melds[m, 0], melds[m, 1], melds[m, 2], melds[m, 3], melds[m, 4] = slot, KIND_RUN, suit_of(first), lo, hi
                 melds[m, 6] = count
                 m += 1
     return m

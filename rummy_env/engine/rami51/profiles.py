@@ -203,7 +203,7 @@ def set_profiles(r, slot: int, avail, meldable, table, n: int, made_type, made_s
     lost = np.zeros(5, dtype=np.int64)      # own points it takes back
     may_take = cfg.allow_take_from_meld and (cfg.take_from_own_melds or r.slot_owner[slot] != r.current)
     for suit in range(4):
-        card = suit * 13 + rank - 1
+        card = card_at(suit, rank)
         if may_take and suits >> suit & 1 and meldable[card] and n_made < MAX_ITEMS:
             made_type[n_made] = card
             made_slot[n_made] = slot
@@ -238,7 +238,7 @@ def set_profiles(r, slot: int, avail, meldable, table, n: int, made_type, made_s
             size, points, ok = 0, -taken_points, True
             for suit in range(4):
                 if laid >> suit & 1:
-                    card = suit * 13 + rank - 1
+                    card = card_at(suit, rank)
                     if avail[card] == 0:
                         ok = False
                         break

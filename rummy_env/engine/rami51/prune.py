@@ -30,7 +30,7 @@ def can_grow(r, slot: int, cfg) -> bool:
     if (own(r, p, JOKER) > 0 or cfg.freed_joker_use == FREED_NEW_MELD_OR_LAYOFF) and r.slot_jokers[slot] == 0:
         return True
     for suit in range(4):
-        if not r.slot_suits[slot] >> suit & 1 and own(r, p, suit * 13 + r.slot_key[slot] - 1) > 0:
+        if not r.slot_suits[slot] >> suit & 1 and own(r, p, card_at(suit, r.slot_key[slot])) > 0:
             return True
     return False
 
@@ -92,7 +92,7 @@ def slot_takeable_bits(r, slot: int, cfg) -> np.uint64:
             return bits
         for suit in range(4):
             if r.slot_suits[slot] >> suit & 1:
-                bits |= card_bit(suit * 13 + r.slot_key[slot] - 1)
+                bits |= card_bit(card_at(suit, r.slot_key[slot]))
         if r.slot_jokers[slot] > 0 and cfg.can_take_joker_from_meld:
             bits |= card_bit(JOKER)
         return bits
@@ -138,7 +138,7 @@ def placeable_bits(r, reachable: np.uint64, catalogue_bits, cfg) -> np.uint64:
             continue
         if r.slot_kind[slot] == KIND_SET:  # a lay-off can first make a 3-card joker set's joker swappable
             for suit in range(4):
-                if not r.slot_suits[slot] >> suit & 1 and own(r, p, suit * 13 + r.slot_key[slot] - 1) > 0:
+                if not r.slot_suits[slot] >> suit & 1 and own(r, p, card_at(suit, r.slot_key[slot])) > 0:
                     reachable |= card_bit(JOKER)
         else:
             card = represented(r, slot)
@@ -155,7 +155,7 @@ def placeable_bits(r, reachable: np.uint64, catalogue_bits, cfg) -> np.uint64:
             bits |= card_bit(JOKER)
         if r.slot_kind[slot] == KIND_SET:
             for suit in range(4):
-                bits |= card_bit(suit * 13 + r.slot_key[slot] - 1)
+                bits |= card_bit(card_at(suit, r.slot_key[slot]))
         else:
             for high in (False, True):
                 position = r.slot_hi[slot] if high else r.slot_lo[slot]
@@ -237,7 +237,7 @@ def layable(r, slot: int, kept: np.uint64) -> int:
     key = r.slot_key[slot]
     n = 0
     for k in range(4 if r.slot_kind[slot] == KIND_SET else 13):
-        other = k * 13 + key - 1 if r.slot_kind[slot] == KIND_SET else key * 13 + k
+        other = card_at(k, key) if r.slot_kind[slot] == KIND_SET else card_at(key, k + 1)
         used = r.pending[other] == 0 and kept & card_bit(other) != 0
         n += max(own(r, p, other) - (1 if used else 0), 0)
     return n

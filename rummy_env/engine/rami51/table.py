@@ -103,7 +103,7 @@ def represented(r, slot: int) -> int:
         return -1
     if r.slot_kind[slot] == KIND_RUN:
         return card_at(r.slot_key[slot], r.slot_joker[slot])
-    return r.slot_joker[slot] * 13 + r.slot_key[slot] - 1
+    return card_at(r.slot_joker[slot], r.slot_key[slot])
 
 
 @nb.njit(**JIT)
@@ -119,7 +119,7 @@ def take_card(r, slot: int, choice: int) -> int:
         return card_at(r.slot_key[slot], position)
     if choice == TAKE_SET_JOKER:
         return JOKER if r.slot_jokers[slot] > 0 else -1
-    return choice * 13 + r.slot_key[slot] - 1 if r.slot_suits[slot] >> choice & 1 else -1
+    return card_at(choice, r.slot_key[slot]) if r.slot_suits[slot] >> choice & 1 else -1
 
 
 @nb.njit(**JIT)

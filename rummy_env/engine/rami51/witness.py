@@ -234,7 +234,7 @@ def lay_set_profile(r, meta, g: int, catalogue, cfg) -> bool:
                 progress = True
         for suit in range(4):
             if laid >> suit & 1 and not r.slot_suits[slot] >> suit & 1 and slot_size(r, slot) < 4:
-                if checked_play(r, A_LAY_OFF, slot, suit * 13 + rank - 1, catalogue, cfg):
+                if checked_play(r, A_LAY_OFF, slot, card_at(suit, rank), catalogue, cfg):
                     laid &= ~(1 << suit)
                     progress = True
         if not progress:

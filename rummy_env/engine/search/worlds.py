@@ -21,7 +21,7 @@ import numpy as np
 from rummy_env.cards import JOKER
 from rummy_env.engine.common import next_random, seeded_state, shuffle_prefix
 from rummy_env.engine.jit import JIT
-from rummy_env.engine.table import slot_cards
+from rummy_env.engine.table import card_at, rank_of, slot_cards, suit_of
 from rummy_env.melds import KIND_RUN, KIND_SET
 from rummy_env.observations import H_DISCARDED, H_PASSED, H_TOOK
 
@@ -151,23 +151,23 @@ def sample_rows(src, src_undo, seat: int, players: int, seed: np.uint64, keep_ha
 def _near(a: int, b: int, gap: int) -> bool:
     """Naturals ``a`` and ``b``: same rank (``gap`` 0), or same suit ``gap`` ranks apart."""
     if gap == 0:
-        return a != b and a % 13 == b % 13
-    return a // 13 == b // 13 and abs(a % 13 - b % 13) == gap
+        return a != b and rank_of(a) == rank_of(b)
+    return suit_of(a) == suit_of(b) and abs(rank_of(a) - rank_of(b)) == gap
 
 
 @nb.njit(**JIT)
 def _partner_sum(w, q: int, kind: int, card: int, gap: int) -> int:
     """How often seat ``q`` did ``kind`` with the partners of ``card`` at ``gap`` (``_near``)."""
-    rank, suit = card % 13, card // 13
+    rank, suit = rank_of(card), suit_of(card)
     total = 0
     if gap == 0:
         for other_suit in range(4):
             if other_suit != suit:
-                total += w.history[q, kind, other_suit * 13 + rank]
+                total += w.history[q, kind, card_at(other_suit, rank)]
         return total
     for other_rank in (rank - gap, rank + gap):
-        if 0 <= other_rank < 13:
-            total += w.history[q, kind, suit * 13 + other_rank]
+        if 1 <= other_rank <= 13:
+            total += w.history[q, kind, card_at(suit, other_rank)]
     return total
 
 
@@ -177,10 +177,10 @@ def _fits_table(r, card: int) -> bool:
     for slot in range(r.slot_n):
         key = r.slot_key[slot]
         if r.slot_kind[slot] == KIND_SET:
-            if card % 13 + 1 == key and not (r.slot_suits[slot] >> (card // 13)) & 1:
+            if rank_of(card) == key and not (r.slot_suits[slot] >> suit_of(card)) & 1:
                 return True
-        elif r.slot_kind[slot] == KIND_RUN and card // 13 == key:
-            rank = card % 13 + 1
+        elif r.slot_kind[slot] == KIND_RUN and suit_of(card) == key:
+            rank = rank_of(card)
             if rank == (r.slot_lo[slot] - 2) % 13 + 1 or rank == r.slot_hi[slot] % 13 + 1:
                 return True
     return False
@@ -276,7 +276,7 @@ def kept_less_useful(w, q: int) -> int:
     for t in range(JOKER):
         if w.hand[q, t] > 0:
             useful = _partners_in(w, q, t, last)
-            if useful < discarded or (useful == discarded and min(t % 13, 9) > min(last % 13, 9)):
+            if useful < discarded or (useful == discarded and min(rank_of(t), 10) > min(rank_of(last), 10)):
                 count += w.hand[q, t]
     return count
 
