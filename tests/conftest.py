@@ -71,25 +71,22 @@ def pytest_collection_modifyitems(items) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _prevent_kernels_compiled_first(request):
-    """In the CI profile, a test marked ``prevent`` waits until the background compile of those kernels has finished
-    (``tests/ci_profile.py`` creates the file ``RUMMY_ENV_PREVENT_READY`` names then), so that it loads them."""
-    ready = os.environ.get("RUMMY_ENV_PREVENT_READY")
-    if ready and request.node.get_closest_marker("prevent") is not None:
-        import time
+def _prevent_kernels_after_their_compile(request, monkeypatch):
+    """rami51's ``"prevent"`` kernels are compiled in the background by the CI profile (``tests/ci_profile.py``). A
+    test marked ``prevent`` waits there until that compile has finished (it creates the file
+    ``RUMMY_ENV_PREVENT_READY`` names), so that it loads them; an unmarked test that builds those drivers fails, as it
+    would compile them itself before the compile has finished."""
+    if request.node.get_closest_marker("prevent") is not None:
+        ready = os.environ.get("RUMMY_ENV_PREVENT_READY")
+        if ready:
+            import time
 
-        deadline = time.monotonic() + 1800
-        while not os.path.exists(ready):
-            if time.monotonic() > deadline:
-                pytest.fail(f"the 'prevent' kernels' compile did not finish within 30 minutes ({ready} absent)")
-            time.sleep(0.5)
-
-
-@pytest.fixture(autouse=True)
-def _prevent_kernels_only_in_marked_tests(request, monkeypatch):
-    """A test that builds rami51's ``"prevent"`` drivers must be marked ``prevent``: run before their compile has
-    finished (``tests/ci_profile.py``), it would compile them itself."""
-    if request.node.get_closest_marker("prevent") is None:
+            deadline = time.monotonic() + 1800
+            while not os.path.exists(ready):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the 'prevent' kernels' compile did not finish within 30 minutes ({ready} absent)")
+                time.sleep(0.5)
+    else:
         from rummy_env.engine import rami51
 
         make = rami51.drivers
