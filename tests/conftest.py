@@ -22,6 +22,10 @@ TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 if TESTS_DIR not in sys.path:
     sys.path.insert(0, TESTS_DIR)
 
+import compile_once  # noqa: E402  (tests/ on sys.path: above)
+
+compile_once.install()  # the workers (and the warm-up processes) compile each kernel once between them
+
 _COMMON = dict(deadline=None, print_blob=True,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
 

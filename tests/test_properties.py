@@ -491,7 +491,7 @@ def play(knobs: dict, seed: int, bias: float, on_step=None, max_steps: int = 200
 
 
 # ============================================================================================ 1. mask exactness
-@settings(max_examples=examples(500, ci=120))
+@settings(max_examples=examples(500, ci=80))
 @given(knobs=knob_sets(), seed=seeds, bias=biases)
 @example(knobs={"num_players": 3, "hand_size_by_players": {3: 17}}, seed=1, bias=0.0)
 @example(knobs={"num_players": 2, "must_discard_to_go_out": True, "ace_high_or_low": True, "round_the_corner": True}, seed=2, bias=0.9)
@@ -525,7 +525,7 @@ def test_mask_equals_oracle(knobs, seed, bias):
 
 
 # ============================================================================================ 2-4, 8. invariants
-@settings(max_examples=examples(300, ci=80))
+@settings(max_examples=examples(300, ci=45))
 @given(knobs=knob_sets(), seed=seeds, bias=biases)
 @example(knobs={"num_players": 3, "hand_size_by_players": {3: 17}, "reshuffle_keep_top": False, "max_reshuffles": 2}, seed=3, bias=0.0)
 @example(knobs={"num_players": 2, "max_turns_per_round": 40, "dead_round_scoring": "lowest_hand_wins"}, seed=4, bias=0.0)
@@ -577,7 +577,7 @@ def test_rollout_invariants(knobs, seed, bias):
 
 
 # ============================================================================================ 5. determinism
-@settings(max_examples=examples(40))
+@settings(max_examples=examples(40, ci=20))
 @given(knobs=knob_sets(), seed=seeds, bias=biases)
 def test_same_seed_same_actions_same_positions(knobs, seed, bias):
     """Property 5: two engines reset with the same seed and fed the same actions stay identical; a
@@ -842,7 +842,7 @@ def check_no_leak(eng: RummyEngine, rules: RummyRules, rng: np.random.Generator,
             assert not np.array_equal(observation_of(load_fresh(rules, swapped), observer), observation_of(eng, observer))
 
 
-@settings(max_examples=examples(100))
+@settings(max_examples=examples(100, ci=50))
 @given(knobs=knob_sets(), seed=seeds, bias=biases)
 def test_no_hidden_information_in_observations(knobs, seed, bias):
     """Property 7 (engine): re-dealing what an observer cannot see leaves its observation unchanged."""

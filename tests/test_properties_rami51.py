@@ -88,6 +88,7 @@ except ImportError:  # pragma: no cover
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 THOROUGH = PROFILE == "thorough"
 THOROUGH_SCALE = 10
+PARALLEL_PREVENT = THOROUGH  # the parallel engine under "prevent" (run_batch_vs_singles): make test-all
 ORACLE_BUDGET_S = 10.0 if THOROUGH else 1.5     # per oracle call; a slower position is skipped, not failed
 MAX_SKIP_FRACTION = 0.05
 GUIDE_BUDGET_S = 20.0 if THOROUGH else 4.0    # per round: the "prevent" engine that guides a take_back round
@@ -889,11 +890,13 @@ def test_same_seed_same_actions_same_snapshots(config, seed, bias):
 def run_batch_vs_singles(preset: str, knobs: dict, row_seeds: list[int], policy_seed: int, max_steps: int) -> int:
     """A serial batch engine and a parallel one, stepped together with the same actions, equal row for row
     (snapshot, mask, observations, rewards) to one-row engines with the same row seeds; finished rows are
-    re-dealt (partial resets) until each row has played two episodes."""
+    re-dealt (partial resets) until each row has played two episodes. The CI profile leaves the parallel engine
+    out under "prevent" (``PARALLEL_PREVENT``): its two parallel kernels are a minute of compiling, for the same
+    driver loop that every other family and mode checks here and in ``tests/test_properties.py``."""
     rules = make_rules(preset, knobs)
     size = len(row_seeds)
     serial = RummyEngine(rules, size, parallel=False)
-    parallel = RummyEngine(rules, size, parallel=True)
+    parallel = RummyEngine(rules, size, parallel=PARALLEL_PREVENT or rules.dead_ends != "prevent")
     serial.reset(row_seeds=row_seeds)
     parallel.reset(row_seeds=row_seeds)
     singles = []
