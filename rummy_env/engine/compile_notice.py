@@ -20,7 +20,7 @@ from numba.core import event
 
 FIRST_NOTICE_S, PROGRESS_EVERY_S = 2.0, 30.0
 NOTICE = ("rummy_env: compiling its kernels for this machine, once after installing, upgrading or editing the package "
-          "(under a minute for each rule family, about 5 more for rami51's dead_ends=\"prevent\" look-ahead, on 2 "
+          "(under a minute for each rule family, about 3 more for rami51's dead_ends=\"prevent\" look-ahead, on 2 "
           "cores); later runs load them from {folder}")
 
 

@@ -30,7 +30,7 @@ from rummy_env.actions import A_TAKE_BACK
 from rummy_env.engine.common import add_end_rewards, decode, end_game_illegal, over, row_done, won_episode
 from rummy_env.engine.history import note_action, note_hand_change, noted_from_action
 from rummy_env.engine.config import EPISODE_GAME
-from rummy_env.engine.jit import JIT, fix_identities
+from rummy_env.engine.jit import INLINE, JIT, fix_identities
 from rummy_env.engine.state import PHASE_HAND_OVER
 
 
@@ -51,7 +51,7 @@ class Drivers:
 
 
 def make_drivers(new_game_row, next_hand_row, mask_row, legal_reason, apply_row, worker_buffers, tag: str) -> Drivers:
-    @nb.njit(**JIT)
+    @nb.njit(**INLINE)
     def deal_on(r, work, tabs, cfg, rewards) -> None:
         """A "game" episode goes on at once: deal the next hand (again, while a deal is dead, B17, R17),
         adding the rewards of a hand dead at its deal."""

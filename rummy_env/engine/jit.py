@@ -24,6 +24,10 @@ from numba.core.serialize import dumps
 from rummy_env.engine import compile_notice
 
 JIT = dict(cache=True, nogil=True)
+# A step between the kernels and rami51's look-ahead search (R25 "prevent"): numba links a callee's compiled code
+# into every function that calls it and optimises the whole again, so each compiled step above the search costs
+# about 6 s of compiling; a step inlined into its callers (numba IR) costs none.
+INLINE = dict(JIT, inline="always")
 
 PACKAGE = Path(__file__).resolve().parent.parent
 

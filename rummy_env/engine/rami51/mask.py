@@ -15,7 +15,7 @@ from rummy_env.cards import JOKER
 from rummy_env.engine import reasons as why
 from rummy_env.engine.common import decode, over
 from rummy_env.engine.config import ANNOUNCE_MANUAL
-from rummy_env.engine.jit import JIT
+from rummy_env.engine.jit import INLINE, JIT
 from rummy_env.engine.rami51.candidates import play_candidates
 from rummy_env.engine.rami51.moves import (
     apply_play, discard_card_check, discard_check, discard_turn_check, draw, play_check, undo_check,
@@ -70,7 +70,7 @@ def make_mask(prevent: bool) -> tuple:
     search. ``can_pick_up(r, work, tabs, cfg)``: whether DRAW_DISCARD is legal, as a row check of its own (for a
     turn that starts on an empty stock, ``round``)."""
 
-    @nb.njit(**JIT)
+    @nb.njit(**INLINE)
     def pickup_reason(r, work, catalogue, catalogue_bits, cfg) -> int:
         """DRAW_DISCARD (R6, R7, R20, AR2): legal on its own and, under ``"prevent"``, a finish of the turn that
         lays the card, with no undo (R23, R25)."""
@@ -85,7 +85,7 @@ def make_mask(prevent: bool) -> tuple:
                     return why.PICKUP_UNUSABLE
         return reason
 
-    @nb.njit(**JIT)
+    @nb.njit(**INLINE)
     def commit_reason(r, work, catalogue, catalogue_bits, cfg) -> int:
         """COMMIT (R11.5) is never undone: under ``"prevent"``, afterwards the turn must be finishable without undo
         (R23)."""
@@ -100,7 +100,7 @@ def make_mask(prevent: bool) -> tuple:
                     return why.DEAD_END
         return reason
 
-    @nb.njit(**JIT)
+    @nb.njit(**INLINE)
     def play_reason(r, kind: int, a: int, b: int, work, catalogue, catalogue_bits, cfg) -> int:
         """Whether a locally legal play is legal, 0 or why not: under ``"prevent"``, the turn can be finished after
         it (R23, ``search.play_finishable``); under ``"take_back"``, ``out_play_reason``."""
@@ -182,7 +182,7 @@ def make_mask(prevent: bool) -> tuple:
             return reason
         return play_reason(r, kind, a, b, work, catalogue, catalogue_bits, cfg)
 
-    @nb.njit(**JIT)
+    @nb.njit(**INLINE)
     def can_pick_up(r, work, tabs, cfg) -> bool:
         """DRAW_DISCARD is legal, checked as a row check of its own (the search's memo started afresh)."""
         if prevent:

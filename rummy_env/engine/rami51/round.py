@@ -7,7 +7,7 @@ import numba as nb
 import numpy as np
 
 from rummy_env.engine.common import clear_hand, deal_hands, rebuild_allowed, rebuild_stock, start_game, stock_from, to_hand
-from rummy_env.engine.jit import JIT
+from rummy_env.engine.jit import INLINE, JIT
 from rummy_env.engine.rami51.scoring import end_round_dead
 from rummy_env.engine.state import END_DEAD_NO_DRAW, END_DEAD_RESHUFFLES, END_DEAD_TURN_CAP, PHASE_DRAW, PHASE_PLAY
 
@@ -37,7 +37,7 @@ def make_round(can_pick_up) -> tuple:
     """``(new_game_row, next_hand_row, end_turn)`` of one ``dead_ends`` mode: ``can_pick_up`` is that mode's
     DRAW_DISCARD check (``mask.make_mask``), which decides whether a turn starting on an empty stock can draw."""
 
-    @nb.njit(**JIT)
+    @nb.njit(**INLINE)
     def deal_row(r, deck, use_deck: bool, work, tabs, cfg) -> None:
         """Deal a round (R4): 13 cards one at a time clockwise from the dealer's left, one more to the dealer, no
         upcard; the dealer plays first without drawing (R5)."""
@@ -49,18 +49,18 @@ def make_round(can_pick_up) -> tuple:
         r.first_turn = 1
         start_turn(r, work, tabs, cfg)
 
-    @nb.njit(**JIT)
+    @nb.njit(**INLINE)
     def new_game_row(r, seed: np.uint64, deck, use_deck: bool, dealer: int, work, tabs, cfg) -> None:
         start_game(r, seed, dealer, cfg)
         deal_row(r, deck, use_deck, work, tabs, cfg)
 
-    @nb.njit(**JIT)
+    @nb.njit(**INLINE)
     def next_hand_row(r, work, tabs, cfg) -> None:
         """The next round: the next player clockwise deals (R4.1)."""
         r.dealer = (r.dealer + 1) % cfg.num_players
         deal_row(r, r.stock, False, work, tabs, cfg)
 
-    @nb.njit(**JIT)
+    @nb.njit(**INLINE)
     def start_turn(r, work, tabs, cfg) -> None:
         """Turn start (R23): caps, the stock rebuild (R17, AR17), the draw (none on the dealer's first turn,
         R5), or a dead round when no draw is possible."""
@@ -84,7 +84,7 @@ def make_round(can_pick_up) -> tuple:
         if r.stock_n == 0 and not can_pick_up(r, work, tabs, cfg):
             end_round_dead(r, END_DEAD_NO_DRAW, values, cfg)
 
-    @nb.njit(**JIT)
+    @nb.njit(**INLINE)
     def end_turn(r, work, tabs, cfg) -> None:
         if r.played_turn:
             r.has_played[r.current] = 1

@@ -32,7 +32,7 @@ from rummy_env.actions import A_COMMIT, A_LAY_OFF, A_SWAP, A_TAKE, COMMIT
 from rummy_env.cards import JOKER
 from rummy_env.engine import reasons as why
 from rummy_env.engine.common import decode
-from rummy_env.engine.jit import JIT
+from rummy_env.engine.jit import INLINE, JIT
 from rummy_env.engine.rami51.candidates import focused, play_candidates
 from rummy_env.engine.rami51.moves import apply_play, can_end_now
 from rummy_env.engine.rami51.opening_dp import dp_buffers
@@ -157,7 +157,7 @@ def begin_row_check(work) -> None:
 
 
 # ---------------------------------------------------------------------------------------- the search
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def finishable(r, allow_undo: bool, work, catalogue, catalogue_bits, cfg) -> bool:
     """Whether the player to act can still finish the turn legally from position ``r`` (R23)."""
     return search(r, allow_undo, False, work, catalogue, catalogue_bits, cfg)
@@ -306,7 +306,7 @@ def play_slot(kind: int, a: int) -> int:
     return a if kind == A_LAY_OFF or kind == A_TAKE or kind == A_SWAP else -1
 
 
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def play_finishable(r, kind: int, a: int, b: int, work, catalogue, catalogue_bits, cfg) -> bool:
     """A locally legal play is legal if the turn can be finished after it (R23; E70's rule for a non-opened
     player touching an old meld under ``all_at_once_may_use_table = false``)."""
