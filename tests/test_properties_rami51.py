@@ -896,9 +896,9 @@ def run_batch_vs_singles(preset: str, knobs: dict, row_seeds: list[int], policy_
     rules = make_rules(preset, knobs)
     size = len(row_seeds)
     serial = RummyEngine(rules, size, parallel=False)
-    parallel = RummyEngine(rules, size, parallel=PARALLEL_PREVENT or rules.dead_ends != "prevent")
-    serial.reset(row_seeds=row_seeds)
-    parallel.reset(row_seeds=row_seeds)
+    parallels = [RummyEngine(rules, size, parallel=True)] if PARALLEL_PREVENT or rules.dead_ends != "prevent" else []
+    for batch in [serial, *parallels]:
+        batch.reset(row_seeds=row_seeds)
     singles = []
     for s in row_seeds:
         one = RummyEngine(rules, 1, parallel=False)
@@ -911,14 +911,16 @@ def run_batch_vs_singles(preset: str, knobs: dict, row_seeds: list[int], policy_
     for step in range(max_steps):
         where = repro(preset, knobs, policy_seed, 0.0, step) + f" row_seeds={row_seeds}"
         mask = serial.legal_action_mask().copy()
-        assert np.array_equal(parallel.legal_action_mask(), mask), f"parallel mask != serial{where}"
         obs, obs_seats = serial.observe().copy(), serial.observe(seats).copy()
-        assert np.array_equal(parallel.observe(), obs) and np.array_equal(parallel.observe(seats), obs_seats)
         done = serial.done.copy()
-        assert np.array_equal(parallel.done, done)
-        for i in range(size):
-            snap = serial.snapshot(i)
-            assert parallel.snapshot(i) == snap, f"row {i}: parallel snapshot != serial{where}"
+        snaps = [serial.snapshot(i) for i in range(size)]
+        for parallel in parallels:
+            assert np.array_equal(parallel.legal_action_mask(), mask), f"parallel mask != serial{where}"
+            assert np.array_equal(parallel.observe(), obs) and np.array_equal(parallel.observe(seats), obs_seats)
+            assert np.array_equal(parallel.done, done)
+            for i, snap in enumerate(snaps):
+                assert parallel.snapshot(i) == snap, f"row {i}: parallel snapshot != serial{where}"
+        for i, snap in enumerate(snaps):
             assert singles[i].snapshot(0) == snap, f"row {i}: batch snapshot != one-row engine{where}"
             assert np.array_equal(singles[i].legal_action_mask()[0], mask[i]), f"row {i} mask != single{where}"
             assert np.array_equal(singles[i].observe()[0], obs[i]), f"row {i} observation != single{where}"
@@ -929,8 +931,8 @@ def run_batch_vs_singles(preset: str, knobs: dict, row_seeds: list[int], policy_
             break
         if refill.any():
             new_seeds = [int(x) for x in rng.integers(0, 2**63, size=size, dtype=np.uint64)]
-            serial.reset(rows=refill, row_seeds=new_seeds)
-            parallel.reset(rows=refill, row_seeds=new_seeds)
+            for batch in [serial, *parallels]:
+                batch.reset(rows=refill, row_seeds=new_seeds)
             for i in np.flatnonzero(refill):
                 singles[i].reset(row_seeds=[new_seeds[i]])
             resets += refill
@@ -940,8 +942,10 @@ def run_batch_vs_singles(preset: str, knobs: dict, row_seeds: list[int], policy_
         actions = scores.argmax(axis=1)
         rs = serial.step(actions)
         rewards, ended = rs.rewards.copy(), rs.hand_ended.copy()
-        rp = parallel.step(actions)
-        assert np.array_equal(rp.rewards, rewards) and np.array_equal(rp.hand_ended, ended), f"parallel step != serial{where}"
+        for parallel in parallels:
+            rp = parallel.step(actions)
+            assert np.array_equal(rp.rewards, rewards) and np.array_equal(rp.hand_ended, ended), (
+                f"parallel step != serial{where}")
         assert not rewards[done].any() and not ended[done].any(), f"finished rows must get nothing{where}"
         for i in range(size):
             if done[i]:
