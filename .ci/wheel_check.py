@@ -40,7 +40,8 @@ def base() -> None:
     files = [str(f) for f in importlib.metadata.files("rummy_env")]
     check(any(f.endswith("licenses/LICENSE") for f in files), "LICENSE in the dist-info")
     check(importlib.metadata.metadata("rummy_env")["License-Expression"] == "MIT", "License-Expression: MIT")
-    check(assets.checkpoint_names() == ["basic_2p", "basic_4p", "rami51_2p"], f"shipped checkpoints {assets.checkpoint_names()}")
+    check(assets.checkpoint_names() == ["basic_2p", "basic_4p", "gin_2p", "rami51_2p"],
+          f"shipped checkpoints {assets.checkpoint_names()}")
     check(assets.checkpoint("basic_2p").stat().st_size > 100_000, "checkpoints/basic_2p.pt is the real file")
     check(set(assets.names("rules")) >= {"basic", "basic_game_to_150", "rami51", "lebanese14"}, "rules configs")
     check(set(assets.names("ppo")) == {"basic_2p", "basic_2p_finetune", "basic_4p", "rami51_2p"}, "PPO configs")

@@ -6,9 +6,9 @@ For each decision with a choice, the agent makes the OpenSpiel state of the row'
 OpenSpiel's bot runs ``simulations`` simulations on it. Each one starts from a world the bot asks the state
 for (``resample_from_infostate``: the hidden cards re-dealt as the searching seat may believe them,
 ``rummy_env.beliefs``), descends the bot's tree by UCT (``uct``) and evaluates the leaf by playing the hand
-out with the package's compiled heuristic (``rollout="heuristic"``; ``"random"`` plays uniformly; gin, which
-has no compiled policy, plays OpenSpiel's random rollouts). The game it searches is one hand scored as a
-win (knob ``reward="win"``), which is what a rollout measures. The move is the most visited one.
+out with the package's compiled heuristic (``rollout="heuristic"``; ``"random"`` plays uniformly). The game it
+searches is one hand scored as a win (knob ``reward="win"``), which is what a rollout measures. The move is the
+most visited one.
 
 It is slow beside the package's own searchers (OpenSpiel's bot is Python, and every node of its tree is a Python
 state): 200 simulations took 0.14-0.16 s per decision in basic 2-player rummy, where ``ismcts:iterations=200``
@@ -27,7 +27,7 @@ from rummy_env.agents.search import ROLLOUT_CAP, parse_options
 from rummy_env.engine.config import kernel_config
 from rummy_env.engine.families import family
 from rummy_env.engine.drivers import done_rows
-from rummy_env.engine.families import has_policies, policies
+from rummy_env.engine.families import policies
 from rummy_env.engine.search.rollout import POLICY_CODES, hand_won
 from rummy_env.engine.state import state_dtype
 from rummy_env.openspiel import game_for_rules
@@ -95,11 +95,8 @@ class OpenSpielISMCTSAgent:
         self.check_inputs = InputCheck(rules)
         self.game = game_for_rules(rules, reward="win")
         random_state = np.random.RandomState(seed)
-        if has_policies(rules.ruleset):
-            evaluator = CompiledRollouts(self.game.rules, rollout, seed)
-        else:
-            evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
-        self.bot = ismcts.ISMCTSBot(self.game, evaluator, uct, simulations, random_state=random_state,
+        self.bot = ismcts.ISMCTSBot(self.game, CompiledRollouts(self.game.rules, rollout, seed), uct, simulations,
+                                    random_state=random_state,
                                     allow_inconsistent_action_sets=True)
         # the worlds drawn from the agent's own seed (OpenSpiel's default sampler is seeded afresh every time)
         self.bot.set_resampler(lambda state, player: state.resample_from_infostate(player, random_state.uniform))

@@ -31,7 +31,7 @@ from rummy_env.actions import ActionLayout
 from rummy_env.agents.base import InputCheck, act_on
 from rummy_env.beliefs import BeliefModel, sample_worlds
 from rummy_env.engine.config import kernel_config
-from rummy_env.engine.families import family, has_policies, policies, policy_rulesets
+from rummy_env.engine.families import family, policies
 from rummy_env.engine.observation import observe_rows
 from rummy_env.engine.search.rollout import POLICY_CODES
 from rummy_env.engine.state import state_dtype
@@ -52,9 +52,6 @@ class SearchAgent:
                  seconds: float | None = None):
         from rummy_env.agents.registry import make_agent
 
-        if not has_policies(rules.ruleset):
-            raise ValueError(f"search agents are written for the rule families {policy_rulesets()}, not "
-                             f"{rules.ruleset!r} (it has no compiled rollout policy yet)")
         if rollout not in POLICY_CODES:
             raise ValueError(f"rollout must be one of {list(POLICY_CODES)}, got {rollout!r}")
         if belief not in BELIEFS:

@@ -245,7 +245,7 @@ def test_openspiels_ismcts_plays_in_the_arena():
     assert result.games == 2 and result.decisions[0] > 0
 
 
-@pytest.mark.parametrize("agent", ["heuristic", "random"])
+@pytest.mark.parametrize("agent", ["heuristic", "random", "ppo:gin_2p", "pimc:worlds=4,blueprint=lookahead"])
 def test_our_agents_play_openspiels_own_gin_rummy_as_bots(agent):
     """``AgentBot``: our agent, as a ``pyspiel.Bot``, plays OpenSpiel's ``gin_rummy`` against OpenSpiel's simple bot,
     every action legal there; at each of its decisions our mirror of the position offers OpenSpiel's legal set."""
@@ -267,3 +267,27 @@ def test_our_agents_play_openspiels_own_gin_rummy_as_bots(agent):
             decisions += state.current_player() == seat
             state.apply_action_with_legality_check(bots[state.current_player()].step(state))
     assert decisions > 20
+
+
+def test_lock_step_match_mirrors_each_deal_and_counts_every_hand(tmp_path, capsys):
+    """``training.openspiel_match``: each deck order is played twice on OpenSpiel's ``gin_rummy``, our agent in seat
+    0, then seat 1, OpenSpiel's chance nodes answered from the deck; the counts add up, and ``--out`` never replaces
+    a file."""
+    from rummy_env.training import openspiel_match as om
+
+    game = pyspiel.load_game("gin_rummy")
+    deck = np.random.default_rng(3).permutation(52)
+    for seat in (0, 1):
+        returns, decisions, seconds = om.play_hand(game, om.AgentBot("heuristic", seed=0), seat, deck)
+        assert decisions > 0 and seconds >= 0 and returns.sum() == 0  # gin_rummy is zero-sum
+    result = om.match("heuristic", deals=3, seed=1)
+    summary = result.summary()
+    assert summary["hands"] == 6 == summary["wins"] + summary["draws"] + summary["losses"]
+    assert summary["win_rate_ci95"][0] <= summary["win_rate"] <= summary["win_rate_ci95"][1]
+    out = tmp_path / "match.json"
+    assert om.main(["--agent", "random", "--deals", "1", "--quiet", "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["hands"] == 2 and "| random | 2 |" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        om.main(["--agent", "random", "--deals", "1", "--out", str(out)])
+    with pytest.raises(ValueError, match="deals must be at least 1"):
+        om.match("random", deals=0)

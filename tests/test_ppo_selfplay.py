@@ -168,15 +168,47 @@ def test_unknown_config_key_is_refused(tmp_path):
 
 
 def test_shipped_configs_load():
-    for name in ("basic_2p", "rami51_2p"):
+    for name, rules in (("basic_2p", "basic"), ("rami51_2p", "rami51"), ("gin_2p", "gin_openspiel")):
         config = load_config(f"configs/ppo/{name}.toml")
-        assert config.rules == name.split("_")[0]
+        assert config.rules == rules
 
 
-def test_gin_trains_with_the_plain_network_and_refuses_card_features():
-    """Gin's action layout (PASS, KNOCK, whole melds) is not the basic card blocks: the plain MLP trains on it,
-    the card-feature network is refused with a message naming the fix."""
-    summary = Trainer(tiny_config(rules="gin_openspiel", card_features=0)).train_one_update()
-    assert all(np.isfinite(summary[name]) for name in ("policy_loss", "value_loss", "entropy", "approx_kl"))
+def test_gin_trains_with_both_networks_and_rami51_refuses_card_features():
+    """Gin's action layout is basic's card blocks with PASS and KNOCK after the draws: the plain MLP and the
+    card-feature network both train on it; rami51's (jokers, TAKE, SWAP) refuses card features, naming the fix."""
+    for card_features in (0, 8):
+        summary = Trainer(tiny_config(rules="gin_openspiel", card_features=card_features)).train_one_update()
+        assert all(np.isfinite(summary[name]) for name in ("policy_loss", "value_loss", "entropy", "approx_kl"))
     with pytest.raises(ValueError, match="card_features = 0"):
-        Trainer(tiny_config(rules="gin", card_features=8))
+        Trainer(tiny_config(rules="rami51", card_features=8))
+
+
+def test_gin_card_read_outs_land_on_the_actions_about_each_card():
+    """A read-out bias for one kind of action moves exactly those actions' logits: each card's discard, its
+    lay-off, the new melds (by their three or four cards), the discard top; PASS, KNOCK and the stock none."""
+    from rummy_env.actions import ActionLayout
+    from rummy_env.agents.ppo_agent import READOUTS, ActorCritic, LegalActions
+
+    rules = RummyRules.preset("gin_openspiel")
+    layout = ActionLayout.for_rules(rules)
+    net = ActorCritic(rules, 16, 1, 4)
+    engine = RummyEngine(rules, 1)
+    engine.reset(seed=0)
+    observation = torch.from_numpy(engine.observe().astype(np.float32))
+    every = LegalActions.from_mask(np.ones((1, layout.num_actions), dtype=bool))
+    with torch.no_grad():
+        before = net(observation, every)[0]
+        for kind, moved in (("discard", range(layout.discard_offset, layout.num_actions)),
+                            ("layoff", range(layout.layoff_offset, layout.discard_offset)),
+                            ("meld", range(layout.meld_offset, layout.layoff_offset)), ("take", range(1, 2))):
+            net.readout.bias.zero_()
+            net.readout.bias[READOUTS.index(kind)] = 1.0
+            shift = net(observation, every)[0] - before
+            shift -= shift[0, 0].clone()  # log-softmax moves every action by the same normaliser
+            expected = np.zeros(layout.num_actions)
+            expected[list(moved)] = 1.0
+            if kind == "meld":
+                expected[list(moved)] = [len(layout.catalogue.members(e)) for e in range(len(layout.catalogue))]
+            if kind == "take":  # the read-out of the top card, times its plane (the network reads log1p(1))
+                expected[1] = np.log(2.0)
+            np.testing.assert_allclose(shift[0].numpy(), expected, atol=1e-5, err_msg=kind)

@@ -86,7 +86,15 @@ def test_rami51_policies_decide_like_the_python_agents(players, knobs):
     assert compare_decisions("rami51", players, knobs, steps=60, rows=16) > 500
 
 
-@pytest.mark.parametrize("ruleset, players", [("basic", 2), ("basic", 4), ("rami51", 2)])
+GIN = ["gin", "gin_openspiel", "gin_rlcard"]
+
+
+@pytest.mark.parametrize("preset", GIN)
+def test_gin_policies_decide_like_the_python_agents(preset):
+    assert compare_decisions(preset, 2, {}, steps=150) > 3000
+
+
+@pytest.mark.parametrize("ruleset, players", [("basic", 2), ("basic", 4), ("rami51", 2), ("gin", 2)])
 def test_play_outs_equal_stepping_the_engine_with_the_agents(ruleset, players):
     """A compiled play-out of each row to the end of the hand ends in exactly the record that stepping the engine
     with ``HeuristicAgent`` (seats 0, 2, ...) and ``RandomAgent`` (the others, fed the row's stream) reaches."""

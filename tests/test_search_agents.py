@@ -94,9 +94,17 @@ def test_options_and_bad_values():
                           ("ismcts-oracle:belief=model", "leave belief out")):
         with pytest.raises(ValueError, match=message):
             make_agent(spec, rules)
-    for spec in ("pimc", "ismcts-oracle"):
-        with pytest.raises(ValueError, match="search agents are written for the rule families .* not 'gin'"):
-            make_agent(spec, RummyRules.preset("gin"))
+
+
+@pytest.mark.parametrize("spec", ["pimc:worlds=8", "ismcts:iterations=40"])
+def test_search_agents_play_gin_with_its_compiled_rollouts(spec):
+    """Gin's compiled heuristic plays the search's rollouts: both searchers play whole gin hands (the knock, the
+    lay-offs and the melds included) against the heuristic, every move legal, searching where there is a choice."""
+    rules = RummyRules.preset("gin_openspiel")
+    agent = make_agent(spec, rules)
+    result = play_match(rules, (agent, make_agent("heuristic", rules)), (spec, "heuristic"), games=4, seed=2,
+                        duplicate=True)
+    assert result.games == 4 and result.decisions[0] > agent.stats["searched"] >= 20
 
 
 def test_arena_plays_search_agents_with_duplicate_deals_and_time_per_move():

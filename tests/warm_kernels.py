@@ -22,7 +22,7 @@ ENGINE, POLICIES = "engine", "policies"
 PREVENT = {"dead_ends": "prevent"}
 GROUPS = {"rami51_prevent": (("rami51", PREVENT, ENGINE),),
           "others": (("basic", {}, ENGINE), ("gin", {}, ENGINE), ("rami51", {}, ENGINE), ("basic", {}, POLICIES),
-                     ("rami51", {}, POLICIES))}
+                     ("rami51", {}, POLICIES), ("gin", {}, POLICIES))}
 
 
 def warm(preset: str, knobs: dict, part: str) -> None:
@@ -32,7 +32,7 @@ def warm(preset: str, knobs: dict, part: str) -> None:
     from rummy_env import RummyEngine, RummyRules
     from rummy_env.agents.heuristic_agent import HeuristicAgent
     from rummy_env.beliefs import sample_worlds
-    from rummy_env.engine.families import has_policies, policies
+    from rummy_env.engine.families import policies
     from rummy_env.engine.search.rollout import POLICY_CODES
     from rummy_env.sampling import pick_legal_actions
 
@@ -57,13 +57,12 @@ def warm(preset: str, knobs: dict, part: str) -> None:
         return
     sample_worlds(rules, engine.state[0], int(engine.state[0]["current"]), 4, 0)
     HeuristicAgent(rules).act(engine.observe(), engine.legal_action_mask(), rng)  # rami51's plans with the planner
-    if has_policies(rules.ruleset):
-        kernels = policies(rules)
-        for policy in POLICY_CODES.values():
-            state, undo = engine.state.copy(), engine.undo_copies.copy()
-            codes = np.full((4, rules.num_players), policy, dtype=np.int64)
-            kernels.play_out_rows(state, undo, codes, np.arange(1, 5, dtype=np.uint64), engine._work, engine.tables,
-                                  engine.cfgs, 200, np.zeros(4, dtype=np.int64))
+    kernels = policies(rules)
+    for policy in POLICY_CODES.values():
+        state, undo = engine.state.copy(), engine.undo_copies.copy()
+        codes = np.full((4, rules.num_players), policy, dtype=np.int64)
+        kernels.play_out_rows(state, undo, codes, np.arange(1, 5, dtype=np.uint64), engine._work, engine.tables,
+                              engine.cfgs, 200, np.zeros(4, dtype=np.int64))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ ruleset's name (the traits below the engine are ``rummy_env.rulesets``):
 * ``work_buffers(threads, record_dtype)``, ``search_stats(work)``: its scratch buffers and search counters;
 * ``TURN_COPY``: whether it keeps a copy of the record from before the turn's first play (``RummyEngine.undo_copies``,
   R24, R25);
-* ``policies(rules)``: its compiled rollout policies (``engine.search.rollout.Policies``), or None;
+* ``policies(rules)``: its compiled rollout policies (``engine.search.rollout.Policies``);
 * ``position``: its keys of a position (``PHASES``, ``fill``, ``check_no_turn_copy``, ``snapshot``;
   ``engine.loading``, ``engine.positions``);
 * ``words``: its words for an illegal action (``WORDS``, ``word_context``, ``dead_end_words``; ``engine.explain``).
@@ -25,20 +25,6 @@ def family(ruleset: str) -> ModuleType:
     return importlib.import_module(FAMILIES[ruleset])
 
 
-def has_policies(ruleset: str) -> bool:
-    """Whether ``ruleset``'s family has compiled rollout policies (what the package's searches play)."""
-    return family(ruleset).policies is not None
-
-
-def policy_rulesets() -> list[str]:
-    """The rulesets whose families have compiled rollout policies."""
-    return [ruleset for ruleset in FAMILIES if has_policies(ruleset)]
-
-
 def policies(rules):
-    """The compiled policies and rollout loops of ``rules`` (rami51's are compiled for its ``dead_ends`` mode); a
-    ``ValueError`` for a family without them."""
-    if not has_policies(rules.ruleset):
-        raise ValueError(f"the {rules.ruleset} family has no compiled rollout policies; the rule families with them: "
-                         f"{policy_rulesets()}")
+    """The compiled policies and rollout loops of ``rules`` (rami51's are compiled for its ``dead_ends`` mode)."""
     return family(rules.ruleset).policies(rules)
