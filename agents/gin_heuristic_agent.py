@@ -14,7 +14,8 @@ opponent took face up, the table):
 * **defender**: lay off every card whose removal lowers its deadwood (again after each lay-off), then its
   best arrangement, then pass;
 * **the wall** (OpenSpiel's rule): knock when it may, else pass; below 3 stock cards (``pickup_or_dead``):
-  take the discard when it lets it knock, else declare the hand dead.
+  take the discard as at any draw (when it lets it knock, or joins a meld and lowers the deadwood by
+  ``take_gain``), else declare the hand dead.
 
 It only ever picks actions the mask allows.
 """

@@ -14,7 +14,8 @@ player 1 once, so both sides hold the same cards and draw the same stock.
 
 A hand is won by the side OpenSpiel credits with more points (``state.returns()``); a hand nobody scores (the
 wall) is drawn. Reported: the win rate over hands with its 95% Wilson interval, the mean points per hand of
-the agent less the bot's with its standard error, and the agent's CPU seconds per decision (``AgentBot.step``,
+the agent less the bot's with its standard error (the hands taken as independent: conservative, since the two
+hands of a deck order are negatively correlated), and the agent's CPU seconds per decision (``AgentBot.step``,
 the mirror included). ``--out`` writes the same as JSON and refuses to replace a file.
 """
 
