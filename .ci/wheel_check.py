@@ -44,7 +44,7 @@ def base() -> None:
           f"shipped checkpoints {assets.checkpoint_names()}")
     check(assets.checkpoint("basic_2p").stat().st_size > 100_000, "checkpoints/basic_2p.pt is the real file")
     check(set(assets.names("rules")) >= {"basic", "basic_game_to_150", "rami51", "lebanese14"}, "rules configs")
-    check(set(assets.names("ppo")) == {"basic_2p", "basic_2p_finetune", "basic_4p", "rami51_2p"}, "PPO configs")
+    check(set(assets.names("ppo")) == {"basic_2p", "basic_2p_finetune", "basic_4p", "gin_2p", "rami51_2p"}, "PPO configs")
     rules = make_rules(assets.rules_config("basic_game_to_150"))
     env = rummy_env.env(rules)
     env.reset(seed=0)
