@@ -289,5 +289,7 @@ def test_lock_step_match_mirrors_each_deal_and_counts_every_hand(tmp_path, capsy
     assert json.loads(out.read_text())["hands"] == 2 and "| random | 2 |" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         om.main(["--agent", "random", "--deals", "1", "--out", str(out)])
+    with pytest.raises(SystemExit):
+        om.main(["--agent", "random", "--deals", "1", "--torch-threads", "0"])
     with pytest.raises(ValueError, match="deals must be at least 1"):
         om.match("random", deals=0)

@@ -10,7 +10,7 @@ player 1 once, so both sides hold the same cards and draw the same stock.
 
     python -m rummy_env.training.openspiel_match --agent lookahead --deals 500 --seed 0
     python -m rummy_env.training.openspiel_match --agent pimc:worlds=64,blueprint=lookahead --deals 500
-    python -m rummy_env.training.openspiel_match --agent ppo:gin_2p --deals 1000 --out results/gin_ppo.json
+    python -m rummy_env.training.openspiel_match --agent ppo:gin_2p --deals 1000 --torch-threads 1 --out gin.json
 
 A hand is won by the side OpenSpiel credits with more points (``state.returns()``); a hand nobody scores (the
 wall) is drawn. Reported: the win rate over hands with its 95% Wilson interval, the mean points per hand of
@@ -127,9 +127,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=seed_type(), default=0)
     parser.add_argument("--out", help="a JSON file for the summary (refused if it exists)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--torch-threads", type=int, help="torch's CPU threads for learned agents (default: torch's "
+                        "choice; CPU time per move counts every thread)")
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error(f"--deals must be at least 1, got {args.deals}")
+    if args.torch_threads is not None and args.torch_threads < 1:
+        parser.error(f"--torch-threads must be at least 1, got {args.torch_threads}")
+    if args.torch_threads:
+        import torch
+
+        torch.set_num_threads(args.torch_threads)
     if args.out and Path(args.out).exists():
         parser.error(f"--out {args.out} already exists; choose another file (results are never overwritten)")
     summary = match(args.agent, args.deals, args.seed, progress=not args.quiet).summary()
