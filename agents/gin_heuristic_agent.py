@@ -59,12 +59,8 @@ class GinHeuristicAgent:
 
     def best_group(self, hand: int) -> list[int]:
         """The cards (as bits) of each meld of the hand's best arrangement."""
-        h = np.uint64(hand)
-        n = D.hand_melds(h, self.ubuf[:D.MAX_MELDS], self.ibuf[:D.MAX_MELDS])
-        if n == 0:
-            return []
-        length = D.scan_groups(h, np.uint64(0), self.ubuf, self.ibuf, n)[3]
-        return [int(self.ubuf[i]) for i in D.best_group(self.ibuf)[:length]]
+        groups = np.zeros(D.MAX_DEPTH, dtype=np.uint64)
+        return [int(group) for group in groups[:D.best_arrangement(np.uint64(hand), self.ubuf, self.ibuf, groups)]]
 
     @staticmethod
     def partners(card: int, pool: int) -> int:

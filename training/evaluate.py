@@ -259,6 +259,17 @@ def league_readme(out: Path, games: int, seed: int, checkpoints: Path, readme: P
         print(f"updated the league tables in {readme}")
 
 
+def set_torch_threads(parser: argparse.ArgumentParser, threads: int | None) -> None:
+    """A command line's ``--torch-threads``: torch's CPU threads for learned agents, None for torch's choice; below
+    1 is the parser's error."""
+    if threads is not None and threads < 1:
+        parser.error(f"--torch-threads must be at least 1, got {threads}")
+    if threads:
+        import torch
+
+        torch.set_num_threads(threads)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     from rummy_env.cli import short_doc
 
@@ -310,12 +321,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--readme is for league mode (it replaces the README's league tables)")
     if args.checkpoints_dir and not args.checkpoints_dir.is_dir():
         parser.error(f"--checkpoints-dir {args.checkpoints_dir} is not a folder")
-    if args.torch_threads is not None and args.torch_threads < 1:
-        parser.error(f"--torch-threads must be at least 1, got {args.torch_threads}")
-    if args.torch_threads:
-        import torch
-
-        torch.set_num_threads(args.torch_threads)
+    set_torch_threads(parser, args.torch_threads)
     progress = not args.quiet
     if args.mode == "league":
         league_readme(fresh_folder(args.out, args.overwrite), args.games, args.seed, args.checkpoints, args.readme,

@@ -41,6 +41,7 @@ with needs_extra("openspiel", "rummy_env.training.openspiel_match", COMMAND if _
 
 from rummy_env.agents.openspiel_gin_bot import AgentBot  # noqa: E402
 from rummy_env.training.arena import wilson_interval  # noqa: E402
+from rummy_env.training.evaluate import set_torch_threads  # noqa: E402
 
 
 @dataclass
@@ -132,12 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error(f"--deals must be at least 1, got {args.deals}")
-    if args.torch_threads is not None and args.torch_threads < 1:
-        parser.error(f"--torch-threads must be at least 1, got {args.torch_threads}")
-    if args.torch_threads:
-        import torch
-
-        torch.set_num_threads(args.torch_threads)
+    set_torch_threads(parser, args.torch_threads)
     if args.out and Path(args.out).exists():
         parser.error(f"--out {args.out} already exists; choose another file (results are never overwritten)")
     summary = match(args.agent, args.deals, args.seed, progress=not args.quiet).summary()

@@ -169,6 +169,20 @@ def scan_groups(h: np.uint64, avoid: np.uint64, ubuf, ibuf, n: int) -> tuple:
 
 
 @nb.njit(**JIT)
+def best_arrangement(h: np.uint64, ubuf, ibuf, groups) -> int:
+    """The melds (bits) of hand ``h``'s first best arrangement (the group ``scan_groups`` finds first) into
+    ``groups`` (``MAX_DEPTH`` entries); returns how many."""
+    n = hand_melds(h, ubuf[:MAX_MELDS], ibuf[:MAX_MELDS])
+    if n == 0:
+        return 0
+    length = scan_groups(h, np.uint64(0), ubuf, ibuf, n)[3]
+    chosen = best_group(ibuf)
+    for k in range(length):
+        groups[k] = ubuf[chosen[k]]
+    return length
+
+
+@nb.njit(**JIT)
 def melded_points(h: np.uint64, ubuf, ibuf) -> int:
     """The most points hand ``h`` can meld (its deadwood is ``cards_value(h)`` less that, G5)."""
     n = hand_melds(h, ubuf[:MAX_MELDS], ibuf[:MAX_MELDS])

@@ -44,33 +44,18 @@ def partners(card: int, pool: np.uint64) -> int:
 
 
 @nb.njit(**JIT)
-def best_arrangement(h: np.uint64, ubuf, ibuf, groups) -> int:
-    """The melds (bits) of hand ``h``'s first best arrangement into ``groups``; returns how many."""
-    n = D.hand_melds(h, ubuf[:D.MAX_MELDS], ibuf[:D.MAX_MELDS])
-    if n == 0:
-        return 0
-    length = D.scan_groups(h, np.uint64(0), ubuf, ibuf, n)[3]
-    chosen = D.best_group(ibuf)
-    for k in range(length):
-        groups[k] = ubuf[chosen[k]]
-    return length
-
-
-@nb.njit(**JIT)
 def takes_upcard(r, hand: np.uint64, ubuf, ibuf, cfg) -> bool:
     """The heuristic's draw: the upcard lets it knock after its best discard, or joins a meld and lowers the
     deadwood by ``TAKE_GAIN``."""
     upcard = r.pile[r.pile_n - 1]
     with_it = hand | D.bit(upcard)
-    after = D.NO_DISCARD
-    for card in range(52):
-        if with_it >> np.uint64(card) & np.uint64(1) and not (card == upcard and cfg.forbid_discarding_taken_card):
-            after = min(after, D.deadwood(with_it & ~D.bit(card), ubuf, ibuf))
+    avoid = D.bit(upcard) if cfg.forbid_discarding_taken_card else np.uint64(0)
+    after = D.knock_figures(with_it, avoid, ubuf, ibuf)[0]  # the least deadwood after the best allowed discard
     if after <= r.knock_limit:
         return True
     groups = np.zeros(D.MAX_DEPTH, dtype=np.uint64)
     melded = False
-    for k in range(best_arrangement(with_it, ubuf, ibuf, groups)):
+    for k in range(D.best_arrangement(with_it, ubuf, ibuf, groups)):
         melded |= groups[k] & D.bit(upcard) != 0
     return melded and after <= D.deadwood(hand, ubuf, ibuf) - TAKE_GAIN
 
@@ -107,7 +92,7 @@ def discard_action(r, p: int, hand: np.uint64, mask, ubuf, ibuf, cfg) -> int:
 def meld_action(hand: np.uint64, mask, ubuf, ibuf, tabs, cfg) -> int:
     """The first legal meld of the hand's best arrangement, else PASS."""
     groups = np.zeros(D.MAX_DEPTH, dtype=np.uint64)
-    for k in range(best_arrangement(hand, ubuf, ibuf, groups)):
+    for k in range(D.best_arrangement(hand, ubuf, ibuf, groups)):
         for entry in range(cfg.num_melds):
             if tabs.catalogue_bits[entry] == groups[k] and mask[cfg.meld_offset + entry]:
                 return cfg.meld_offset + entry

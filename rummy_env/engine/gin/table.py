@@ -15,7 +15,7 @@ import numpy as np
 
 from rummy_env.engine.common import leave_hand
 from rummy_env.engine.config import CAT_HI, CAT_KEY, CAT_KIND, CAT_LO
-from rummy_env.engine.gin.deadwood import MAX_MELDS, best_group, hand_mask, hand_melds, scan_groups
+from rummy_env.engine.gin.deadwood import MAX_DEPTH, best_arrangement, hand_mask
 from rummy_env.engine.jit import JIT
 from rummy_env.engine.table import open_slot, rank_of, slot_size, suit_of
 from rummy_env.melds import KIND_RUN, KIND_SET
@@ -80,16 +80,10 @@ def lay_off(r, seat: int, card: int, cfg) -> None:
 @nb.njit(**JIT)
 def lay_best(r, seat: int, catalogue, catalogue_bits, ubuf, ibuf) -> None:
     """Lay ``seat``'s best arrangement (``auto_melds``, G14): the first group melding the most points."""
-    h = hand_mask(r.hand[seat])
-    n = hand_melds(h, ubuf[:MAX_MELDS], ibuf[:MAX_MELDS])
-    if n == 0:
-        return
-    length = scan_groups(h, np.uint64(0), ubuf, ibuf, n)[3]
-    group = best_group(ibuf)
-    for k in range(length):
-        cards = ubuf[group[k]]
+    groups = np.zeros(MAX_DEPTH, dtype=np.uint64)
+    for k in range(best_arrangement(hand_mask(r.hand[seat]), ubuf, ibuf, groups)):
         for entry in range(catalogue_bits.shape[0]):
-            if catalogue_bits[entry] == cards:
+            if catalogue_bits[entry] == groups[k]:
                 lay_entry(r, seat, entry, catalogue, catalogue_bits)
                 break
 
