@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 ANCHORS := pettingzoo==1.26.1 rlcard==1.2.0 open_spiel==2.0.2 numpy pygame-ce
 TEST_ARGS ?= -n 2
 
-.PHONY: demo test test-all test-wheel test-agilerl bench league recipe-gin_2p watch docs clean
+.PHONY: demo test test-all test-wheel test-agilerl bench league recipe-gin_2p recipe-rami51_2p watch docs clean
 
 # torch is pinned first to the CPU build that pip finds on this kind of machine; pyproject.toml keeps
 # a range, so users elsewhere are not pinned.
@@ -70,12 +70,17 @@ bench: $(VENV)/.installed $(BENCH_VENV)/.installed   ## throughput beside the an
 league: $(VENV)/.installed        ## the README's arena tables from the shipped checkpoints and the searchers (about an hour on one core)
 	$(PY) -m rummy_env.training.evaluate league --out results --readme README.md
 
-DISTILL := $(PY) -m rummy_env.training.distill --config gin_2p
+DISTILL := $(PY) -m rummy_env.training.distill
 GIN_TEACHER := pimc:worlds=64,blueprint=lookahead
 GIN_EXIT := --teacher $(GIN_TEACHER) --rounds 2 --states 40000 --epochs 3 --learning-rate 3e-4 --rows 64
 recipe-gin_2p: $(VENV)/.installed  ## checkpoints/gin_2p.pt's recipe: runs/gin_2p_exit/policy.pt (about 45 minutes on one core)
-	$(DISTILL) --teacher lookahead --states 300000 --out runs/gin_2p_bc
-	$(DISTILL) $(GIN_EXIT) --init runs/gin_2p_bc/policy.pt --out runs/gin_2p_exit
+	$(DISTILL) --config gin_2p --teacher lookahead --states 300000 --out runs/gin_2p_bc
+	$(DISTILL) --config gin_2p $(GIN_EXIT) --init runs/gin_2p_bc/policy.pt --out runs/gin_2p_exit
+
+recipe-rami51_2p: $(VENV)/.installed  ## checkpoints/rami51_2p.pt's recipe: runs/rami51_2p_ft/policy.pt (about an hour on one core)
+	$(DISTILL) --config rami51_2p --teacher heuristic --states 800000 --epochs 6 --out runs/rami51_2p_bc
+	$(PY) -m rummy_env.training.ppo_selfplay --config rami51_2p_finetune --init-policy runs/rami51_2p_bc/policy.pt \
+		--out runs/rami51_2p_ft
 
 docs: $(VENV)/.installed          ## the documentation (rules book, guides, API reference) in docs/_build/html, built strictly
 	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html

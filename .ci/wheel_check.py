@@ -44,7 +44,8 @@ def base() -> None:
           f"shipped checkpoints {assets.checkpoint_names()}")
     check(assets.checkpoint("basic_2p").stat().st_size > 100_000, "checkpoints/basic_2p.pt is the real file")
     check(set(assets.names("rules")) >= {"basic", "basic_game_to_150", "rami51", "lebanese14"}, "rules configs")
-    check(set(assets.names("ppo")) == {"basic_2p", "basic_2p_finetune", "basic_4p", "gin_2p", "rami51_2p"}, "PPO configs")
+    check(set(assets.names("ppo")) == {"basic_2p", "basic_2p_finetune", "basic_4p", "gin_2p", "rami51_2p",
+                                          "rami51_2p_finetune"}, "PPO configs")
     rules = make_rules(assets.rules_config("basic_game_to_150"))
     env = rummy_env.env(rules)
     env.reset(seed=0)
@@ -65,6 +66,9 @@ def train() -> None:
     from rummy_env.training.ppo_selfplay import load_config
 
     check(load_config("basic_2p").num_envs == 1024, "ppo_selfplay finds its default config without the repository")
+    from rummy_env.training import bench
+
+    check(bench.suite_hash("v1") == bench.FROZEN["v1"], "suite v1's frozen networks ship in the wheel")
 
 
 def libraries(path: str) -> None:

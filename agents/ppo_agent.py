@@ -45,17 +45,19 @@ READOUTS = ("discard", "layoff", "take", "meld")  # per-card read-outs of the ca
 class ActorCritic(nn.Module):
     """Trunk, a policy head over all actions and a scalar value head, built for a rules config.
 
-    With ``card_features = F > 0`` (basic and gin rules) the card planes of the observation (hand, discard
-    top and pile order, cards known in other hands, table by seat, card taken: every
-    one-entry-per-card block but the per-slot table) are read as a grid of (planes, 4 suits, 13
-    ranks) by two convolution layers, each the sum of a kernel along the ranks of a suit (run
-    neighbours, up to two apart) and one across the suits of a rank (set partners): every card gets
-    ``F`` features from its possible meld partners, the same weights for all cards. These, with the
-    non-card blocks, feed the MLP. Per-card read-outs of them are added to the policy head's logits
-    of the actions about that card: discarding it, laying it off, taking it as the discard top, and
-    (summed over its cards) laying a new meld of it; gin's PASS and KNOCK, about no card, get none.
-    (Game knowledge used: card ids are suit-major, melds are sets and runs, and which cards each action
-    moves; no rule of play is coded.) With ``card_features = 0`` the MLP reads the whole observation.
+    With ``card_features = F > 0`` the card planes of the observation (hand, discard top and pile order, cards
+    known in other hands, table by seat, card taken: every one-entry-per-card block but the per-slot table,
+    natural cards only; the joker's entries go to the MLP with the other blocks) are read as a grid of
+    (planes, 4 suits, 13 ranks) by two convolution layers, each the sum of a kernel along the ranks of a suit
+    (run neighbours, up to two apart) and one across the suits of a rank (set partners): every card gets ``F``
+    features from its possible meld partners, the same weights for all cards. These, with the non-card blocks,
+    feed the MLP. Per-card read-outs of them are added to the policy head's logits of the actions about that
+    card: discarding it, laying it off (onto any slot), taking it as the discard top, and (summed over its
+    cards) laying a new meld of it. A joker in any of these (a meld's joker, rami51's joker lay-off ends and
+    joker discard), gin's shorter melds' padding, and the actions about no card or about a card the action id
+    does not name (rami51's COMMIT, UNDO, TAKE_BACK, TAKE and SWAP; gin's PASS and KNOCK) read a zero. (Game
+    knowledge used: card ids are suit-major, melds are sets and runs, and which cards each action moves; no
+    rule of play is coded.) With ``card_features = 0`` the MLP reads the whole observation.
     """
 
     def __init__(self, rules: RummyRules, hidden_size: int, num_layers: int, card_features: int):
@@ -64,9 +66,6 @@ class ActorCritic(nn.Module):
         self.card_features = card_features
         width = observation_layout.size
         if card_features:
-            if not action_layout_is_card_blocks(action_layout, rules):
-                raise ValueError("card_features needs the action layout of basic or gin (draws, melds, lay-offs, "
-                                 "discards); set card_features = 0 for this ruleset")
             card_index, rest_index, planes_names = card_planes(observation_layout, rules.num_card_types)
             self.register_buffer("card_index", card_index)
             self.register_buffer("rest_index", rest_index)
@@ -79,12 +78,14 @@ class ActorCritic(nn.Module):
             nn.init.zeros_(self.readout.weight)  # the first policy stays uniform over the legal actions
             nn.init.zeros_(self.readout.bias)
             self.discard_top_plane = planes_names.index("discard_top")
-            self.specials = len(action_layout.specials)  # gin's PASS and KNOCK, between the draws and the melds
-            members = action_layout.catalogue.cards.astype(np.int64)  # gin's shorter melds padded with -1
-            members = np.where(members < 0, cards.NUM_NATURAL_TYPES, members)  # column 52 of the read-out: zero
-            self.register_buffer("meld_cards", torch.from_numpy(members))
-            layoffs = action_layout.discard_offset - action_layout.layoff_offset
-            self.register_buffer("layoff_cards", torch.arange(layoffs) % rules.num_card_types)
+            self.specials = len(action_layout.specials)  # rami51's COMMIT, UNDO, TAKE_BACK; gin's PASS, KNOCK
+            self.register_buffer("meld_cards", read_out_column(action_layout.catalogue.cards))
+            layoffs = action_layout.take_offset - action_layout.layoff_offset
+            self.register_buffer("layoff_cards", read_out_column(np.arange(layoffs) % action_layout.layoff_codes))
+            self.unread = action_layout.discard_offset - action_layout.take_offset  # rami51's TAKE and SWAP
+            discards = action_layout.num_actions - action_layout.discard_offset
+            self.register_buffer("discard_cards", read_out_column(np.arange(discards) % rules.num_card_types),
+                                 persistent=False)
             width = card_features * cards.NUM_NATURAL_TYPES + rest_index.numel()
         layers: list[nn.Module] = []
         for _ in range(num_layers):
@@ -106,12 +107,11 @@ class ActorCritic(nn.Module):
         hidden = self.trunk(torch.cat([grid.flatten(1), x[:, self.rest_index]], dim=1))
         per_card = self.readout(grid).flatten(2)  # (B, READOUTS, 52)
         zero = per_card.new_zeros(x.shape[0], 1)
-        padded = torch.cat([per_card[:, READOUTS.index("meld")], zero], dim=1)  # column 52: the padding's zero
+        read = dict(zip(READOUTS, torch.cat([per_card, zero[:, None].expand(-1, len(READOUTS), -1)], dim=2).unbind(1)))
         top = (planes[:, self.discard_top_plane] * per_card[:, READOUTS.index("take")]).sum(dim=1, keepdim=True)
-        card_logits = torch.cat([zero, top, zero.expand(-1, self.specials),  # stock, discard top, PASS and KNOCK
-                                 padded[:, self.meld_cards].sum(dim=2),
-                                 per_card[:, READOUTS.index("layoff")][:, self.layoff_cards],
-                                 per_card[:, READOUTS.index("discard")]], dim=1)
+        card_logits = torch.cat([zero, top, zero.expand(-1, self.specials),  # stock, discard top, the specials
+                                 read["meld"][:, self.meld_cards].sum(dim=2), read["layoff"][:, self.layoff_cards],
+                                 zero.expand(-1, self.unread), read["discard"][:, self.discard_cards]], dim=1)
         return hidden, card_logits
 
     def forward(self, observation: torch.Tensor, legal: LegalActions) -> tuple[torch.Tensor, torch.Tensor]:
@@ -128,14 +128,12 @@ class ActorCritic(nn.Module):
         return self.value_head(self._features(observation)[0]).squeeze(-1)
 
 
-def action_layout_is_card_blocks(layout: ActionLayout, rules: RummyRules) -> bool:
-    """Whether the actions are: stock, discard top, the specials (gin's PASS and KNOCK), one block of new melds,
-    lay-offs by card (basic: one block per table slot; gin: one), one discard per card — the order the card
-    read-outs are concatenated in (basic and gin rules)."""
-    return (rules.num_card_types == cards.NUM_NATURAL_TYPES and layout.meld_offset == 2 + len(layout.specials)
-            and layout.layoff_offset == layout.meld_offset + len(layout.catalogue)
-            and (layout.discard_offset - layout.layoff_offset) % rules.num_card_types == 0
-            and layout.num_actions == layout.discard_offset + rules.num_card_types)
+def read_out_column(card_ids: np.ndarray) -> torch.Tensor:
+    """The column of the per-card read-outs each card id reads: the card's own for a natural card, column 52
+    (a zero) for a joker (id 52, or rami51's second joker lay-off end, 53) and for padding (-1)."""
+    card_ids = np.asarray(card_ids, dtype=np.int64)
+    natural = (card_ids >= 0) & (card_ids < cards.NUM_NATURAL_TYPES)
+    return torch.from_numpy(np.where(natural, card_ids, cards.NUM_NATURAL_TYPES))
 
 
 def card_planes(layout: ObservationLayout, num_card_types: int) -> tuple[torch.Tensor, torch.Tensor, list[str]]:

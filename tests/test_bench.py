@@ -49,6 +49,17 @@ def test_suite_v1_deals_are_the_frozen_ones():
     assert bench.suite_hash("v1") == bench.FROZEN["v1"]
 
 
+def test_network_opponents_are_the_suites_frozen_copies(monkeypatch):
+    """A suite's ``ppo:NAME`` opponent is its own copy of the network (checkpoints/suite_v1/), not the shipped file of
+    that name, which may be retrained; a suite naming a network it has no copy of is refused, saying so."""
+    network = bench.suite_network("v1", "ppo:rami51_2p")
+    assert network.parent.name == "suite_v1" and network != bench.assets.checkpoint("rami51_2p")
+    assert bench.suite_network("v1", "heuristic") is None
+    monkeypatch.setitem(bench.SUITES, "tiny", (bench.Case("rami51_2p", "rami51", 2, ("ppo:rami51_2p",), 2, 3),))
+    with pytest.raises(FileNotFoundError, match="ppo:rami51_2p has no frozen network"):
+        bench.suite_hash("tiny")
+
+
 def test_a_changed_case_changes_the_hash(monkeypatch):
     case = bench.SUITES["v1"][0]
     changed = (dataclasses.replace(case, seed=case.seed + 1),) + bench.SUITES["v1"][1:]
@@ -164,3 +175,9 @@ def test_the_wilson_interval_holds_the_proportion_at_the_ends():
     assert wilson_interval(4, 4)[1] == 1.0 and wilson_interval(0, 4)[0] == 0.0
     low, high = wilson_interval(4, 4)
     assert low < 1.0 and high >= 4 / 4
+
+
+def test_torch_threads_below_one_are_refused(capsys):
+    with pytest.raises(SystemExit):
+        bench.main(["--agent", "random", "--torch-threads", "0"])
+    assert "--torch-threads must be at least 1, got 0" in capsys.readouterr().err

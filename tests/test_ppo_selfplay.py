@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from rummy_env.agents.ppo_agent import PPOAgent  # noqa: E402
 from rummy_env import RummyEngine, RummyRules  # noqa: E402
+from rummy_env.observations import ObservationLayout  # noqa: E402
 from rummy_env.training.ppo_selfplay import (PPOConfig, Trainer, load_config, per_seat_advantages,  # noqa: E402
                                    train)
 
@@ -173,42 +174,56 @@ def test_shipped_configs_load():
         assert config.rules == rules
 
 
-def test_gin_trains_with_both_networks_and_rami51_refuses_card_features():
-    """Gin's action layout is basic's card blocks with PASS and KNOCK after the draws: the plain MLP and the
-    card-feature network both train on it; rami51's (jokers, TAKE, SWAP) refuses card features, naming the fix."""
+@pytest.mark.parametrize("rules", ["gin_openspiel", "rami51"])
+def test_both_networks_train_on_gin_and_rami51(rules):
+    """Gin's action layout has PASS and KNOCK after the draws, rami51's COMMIT, UNDO, TAKE_BACK there and
+    TAKE and SWAP before the discards, and jokers: the plain MLP and the card-feature network both train."""
     for card_features in (0, 8):
-        summary = Trainer(tiny_config(rules="gin_openspiel", card_features=card_features)).train_one_update()
+        summary = Trainer(tiny_config(rules=rules, card_features=card_features)).train_one_update()
         assert all(np.isfinite(summary[name]) for name in ("policy_loss", "value_loss", "entropy", "approx_kl"))
-    with pytest.raises(ValueError, match="card_features = 0"):
-        Trainer(tiny_config(rules="rami51", card_features=8))
 
 
-def test_gin_card_read_outs_land_on_the_actions_about_each_card():
-    """A read-out bias for one kind of action moves exactly those actions' logits: each card's discard, its
-    lay-off, the new melds (by their three or four cards), the discard top; PASS, KNOCK and the stock none."""
+@pytest.mark.parametrize("preset", ["gin_openspiel", "rami51"])
+def test_card_read_outs_land_on_the_actions_about_each_natural_card(preset):
+    """A read-out bias for one kind of action moves exactly those actions' logits: each natural card's discard,
+    its lay-offs (onto every slot), the new melds (by their natural cards: gin's three or four, rami51's two or
+    three beside a joker), the discard top; the stock, the specials, rami51's TAKE and SWAP, and every joker
+    (discarded, laid off at either end of a run) none."""
     from rummy_env.actions import ActionLayout
     from rummy_env.agents.ppo_agent import READOUTS, ActorCritic, LegalActions
 
-    rules = RummyRules.preset("gin_openspiel")
+    rules = RummyRules.preset(preset)
     layout = ActionLayout.for_rules(rules)
     net = ActorCritic(rules, 16, 1, 4)
     engine = RummyEngine(rules, 1)
     engine.reset(seed=0)
-    observation = torch.from_numpy(engine.observe().astype(np.float32))
+    top_at = ObservationLayout(rules).offsets["discard_top"]
+    while not engine.observe()[0, top_at:top_at + 52].any():  # rami51 deals no discard top: the dealer discards
+        legal = np.flatnonzero(engine.legal_action_mask()[0])
+        engine.step(legal[-1:])  # the last legal action: a discard
+    raw = engine.observe()
+    top = raw[0, top_at:top_at + 52]
+    assert top.sum() == 1
+    observation = torch.from_numpy(raw.astype(np.float32))
     every = LegalActions.from_mask(np.ones((1, layout.num_actions), dtype=bool))
+    natural = np.ones(layout.num_actions, dtype=bool)
+    discards = np.arange(layout.discard_offset, layout.num_actions)
+    natural[discards[(discards - layout.discard_offset) % rules.num_card_types >= 52]] = False
+    layoffs = np.arange(layout.layoff_offset, layout.take_offset)
+    natural[layoffs[(layoffs - layout.layoff_offset) % layout.layoff_codes >= 52]] = False
     with torch.no_grad():
         before = net(observation, every)[0]
-        for kind, moved in (("discard", range(layout.discard_offset, layout.num_actions)),
-                            ("layoff", range(layout.layoff_offset, layout.discard_offset)),
+        for kind, moved in (("discard", discards), ("layoff", layoffs),
                             ("meld", range(layout.meld_offset, layout.layoff_offset)), ("take", range(1, 2))):
             net.readout.bias.zero_()
             net.readout.bias[READOUTS.index(kind)] = 1.0
             shift = net(observation, every)[0] - before
             shift -= shift[0, 0].clone()  # log-softmax moves every action by the same normaliser
             expected = np.zeros(layout.num_actions)
-            expected[list(moved)] = 1.0
+            expected[list(moved)] = natural[list(moved)]
             if kind == "meld":
-                expected[list(moved)] = [len(layout.catalogue.members(e)) for e in range(len(layout.catalogue))]
+                expected[list(moved)] = [sum(0 <= card < 52 for card in layout.catalogue.members(e))
+                                         for e in range(len(layout.catalogue))]
             if kind == "take":  # the read-out of the top card, times its plane (the network reads log1p(1))
-                expected[1] = np.log(2.0)
+                expected[1] = np.log(2.0) * top.sum()
             np.testing.assert_allclose(shift[0].numpy(), expected, atol=1e-5, err_msg=kind)

@@ -9,14 +9,17 @@ paper: fixed deals, seats, rules and opponents; only the agent changes.
 **What a suite fixes.** Each case is a rules preset and a table size, played one hand per game (``episode =
 "hand"``) against each of a fixed list of opponents, on fixed deals: every deal twice, the seats swapped
 (duplicate), so luck of the deal cancels. ``suite_hash`` covers the cases, the decks of every deal in the order
-played, the seats, and the bytes of the shipped networks among the opponents; a suite refuses to run where that
-hash differs from the one it was frozen with (an engine that deals differently, or a retrained opponent, would
-give numbers that do not compare). The opponents are the package's rule-based players, its shipped networks and,
+played, the seats, and the bytes of the networks among the opponents; a suite refuses to run where that hash
+differs from the one it was frozen with (an engine that deals differently, or a changed opponent, would give numbers
+that do not compare). A suite's opponent ``ppo:NAME`` is its own copy of the network shipped as ``NAME`` when the
+suite was frozen (``checkpoints/suite_v1/``), so a better shipped ``NAME`` enters the suite as a candidate and
+leaves its opponent as it was. The opponents are the package's rule-based players, those networks and,
 for gin, OpenSpiel's own gin bot (the ``train`` and ``openspiel`` extras); none of them searches, so no result
 depends on the machine's speed or load.
 
 **What it reports.** Per case and opponent: the candidate's hands won, with a 95% Wilson interval, its mean points
-per hand over the opponent's (± 95%), and its CPU seconds per decision. The JSON results hold the package version
+per hand over the opponent's (± 95%), and its CPU seconds per decision (networks on one torch thread unless
+``--torch-threads`` says otherwise). The JSON results hold the package version
 and the suite's hash; ``--leaderboard`` builds a table from any number of them (one suite hash) into the README
 between ``<!-- bench:v1 -->`` and ``<!-- /bench:v1 -->``.
 
@@ -35,6 +38,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import hashlib
+import importlib.util
 import json
 import re
 import sys
@@ -47,6 +51,7 @@ import numpy as np
 from rummy_env import RummyEngine, RummyRules, __version__, assets
 from rummy_env.agents.registry import agent_name, make_agent
 from rummy_env.training.arena import match_deals, match_seats, play_match
+from rummy_env.training.evaluate import set_torch_threads
 
 DEAL_FIELDS = ("hand", "stock", "stock_n", "pile", "pile_n", "dealer", "current")
 
@@ -90,34 +95,40 @@ def deal_checksum(case: Case) -> str:
     return digest.hexdigest()
 
 
-def shipped_network(spec: str) -> Path | None:
-    """The shipped checkpoint an opponent spec ``ppo:NAME`` names (never a file of that name in the current
-    folder); None for the other opponents."""
+def suite_network(suite: str, spec: str) -> Path | None:
+    """The network an opponent spec ``ppo:NAME`` of ``suite`` names: the suite's own copy,
+    ``checkpoints/suite_<suite>/NAME.pt``, frozen with it, so that retraining the shipped ``NAME`` leaves the suite
+    as it was (never a file of that name in the current folder); None for the other opponents."""
     kind, _, name = spec.partition(":")
-    return assets.checkpoint(name) if kind == "ppo" else None
+    if kind != "ppo":
+        return None
+    network = assets.folder("checkpoint") / f"suite_{suite}" / f"{name}.pt"
+    if not network.is_file():
+        raise FileNotFoundError(f"suite {suite}'s opponent {spec} has no frozen network (no {network})")
+    return network
 
 
-def opponent_checksum(spec: str) -> str:
-    """sha256 of the shipped network an opponent spec names; the spec itself for the others."""
-    network = shipped_network(spec)
+def opponent_checksum(suite: str, spec: str) -> str:
+    """sha256 of the frozen network an opponent spec names; the spec itself for the others."""
+    network = suite_network(suite, spec)
     return spec if network is None else hashlib.sha256(network.read_bytes()).hexdigest()
 
 
-def opponent_agent(spec: str, rules: RummyRules):
-    """The opponent of ``spec``, a ``ppo:NAME`` being the shipped network (``shipped_network``)."""
-    network = shipped_network(spec)
+def opponent_agent(suite: str, spec: str, rules: RummyRules):
+    """The opponent of ``spec``, a ``ppo:NAME`` being the suite's frozen network (``suite_network``)."""
+    network = suite_network(suite, spec)
     return make_agent(spec if network is None else f"ppo:{network}", rules)
 
 
 def suite_hash(suite: str) -> str:
     """The hash of ``suite`` (16 hex digits): its cases as JSON, each case's deals and seats (``deal_checksum``),
-    and the shipped networks among its opponents."""
+    and the frozen networks among its opponents (``suite_network``)."""
     cases = suite_cases(suite)
     digest = hashlib.sha256(json.dumps([dataclasses.asdict(case) for case in cases], sort_keys=True).encode())
     for case in cases:
         digest.update(deal_checksum(case).encode())
         for opponent in case.opponents:
-            digest.update(opponent_checksum(opponent).encode())
+            digest.update(opponent_checksum(suite, opponent).encode())
     return digest.hexdigest()[:16]
 
 
@@ -183,7 +194,7 @@ def run_suite(suite: str, spec: str, cases: Sequence[str] | None = None, progres
         rules = case.rules()
         for opponent in case.opponents:  # a fresh agent per match: no match depends on the one before
             names = (agent_name(spec), opponent)
-            agents = (checked_agent(spec, rules), opponent_agent(opponent, rules))
+            agents = (checked_agent(spec, rules), opponent_agent(suite, opponent, rules))
             result = play_match(rules, agents, names, case.games, case.seed, progress=progress, duplicate=True)
             row = {"case": case.name, **result.summary()}
             rows.append(row)
@@ -245,6 +256,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--leaderboard", nargs="+", metavar="RESULTS.json", help="print the table of these results")
     parser.add_argument("--readme", help="with --leaderboard: write the table into this file between its markers")
     parser.add_argument("--hash", action="store_true", help="print the suite's hash (its cases and deals) and exit")
+    parser.add_argument("--torch-threads", type=int, default=1,
+                        help="torch's CPU threads for networks (default 1: the CPU time per decision is one thread's, "
+                             "and torch's own choice crawls beside a busy process)")
     args = parser.parse_args(argv)
     if args.hash:
         print(suite_hash(args.suite))
@@ -259,6 +273,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     out = Path(args.out) if args.out else None
     if out is not None and out.exists():
         parser.error(f"{out} exists: the benchmark does not overwrite results; give another --out")
+    if importlib.util.find_spec("torch") is not None:  # no torch: no network can enter or play
+        set_torch_threads(parser, args.torch_threads)
     results = run_suite(args.suite, args.agent, args.cases.split(",") if args.cases else None, progress=True)
     text = json.dumps(results, indent=1) + "\n"
     if out is None:

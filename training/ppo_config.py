@@ -29,8 +29,7 @@ class PPOConfig:
     """Every setting of a run; ``configs/ppo/*.toml`` sets any of them."""
 
     rules: str = "basic"
-    """ruleset preset: "basic", "rami51", "lebanese14", "gin", "gin_openspiel" or "gin_rlcard" (rami51 and lebanese14
-    need card_features = 0)."""
+    """ruleset preset: "basic", "rami51", "lebanese14", "gin", "gin_openspiel" or "gin_rlcard"."""
     num_players: int = 2
     rule_knobs: dict[str, Any] = dataclasses.field(default_factory=lambda: {"reward": "win"})
     """overrides of the preset's rule and env knobs (e.g. ``reward = "win"``), validated by ``RummyRules``."""
