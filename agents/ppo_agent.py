@@ -29,7 +29,7 @@ import torch
 from torch import nn
 
 from rummy_env import cards
-from rummy_env.actions import ActionLayout
+from rummy_env.actions import FIRST_SPECIAL, ActionLayout
 from rummy_env.agents.base import InputCheck
 from rummy_env.observations import ObservationLayout
 from rummy_env.rules import ENV_KNOBS  # episode, reward, illegal-action knobs
@@ -78,11 +78,16 @@ class ActorCritic(nn.Module):
             nn.init.zeros_(self.readout.weight)  # the first policy stays uniform over the legal actions
             nn.init.zeros_(self.readout.bias)
             self.discard_top_plane = planes_names.index("discard_top")
-            self.specials = len(action_layout.specials)  # rami51's COMMIT, UNDO, TAKE_BACK; gin's PASS, KNOCK
+            # the action blocks in ActionLayout's order, each sized from its offsets (so they add up to num_actions
+            # by construction): stock and discard top, the specials (rami51's COMMIT, UNDO, TAKE_BACK; gin's PASS,
+            # KNOCK), new melds, lay-offs, TAKE and SWAP (rami51), discards (and rami51's silent ones)
+            self.specials = action_layout.meld_offset - FIRST_SPECIAL
+            # meld_cards and layoff_cards are saved in the policy files since the first card-feature network;
+            # discard_cards came later and is rebuilt on load (the files before it lack the key)
             self.register_buffer("meld_cards", read_out_column(action_layout.catalogue.cards))
             layoffs = action_layout.take_offset - action_layout.layoff_offset
             self.register_buffer("layoff_cards", read_out_column(np.arange(layoffs) % action_layout.layoff_codes))
-            self.unread = action_layout.discard_offset - action_layout.take_offset  # rami51's TAKE and SWAP
+            self.takes_and_swaps = action_layout.discard_offset - action_layout.take_offset
             discards = action_layout.num_actions - action_layout.discard_offset
             self.register_buffer("discard_cards", read_out_column(np.arange(discards) % rules.num_card_types),
                                  persistent=False)
@@ -111,7 +116,7 @@ class ActorCritic(nn.Module):
         top = (planes[:, self.discard_top_plane] * per_card[:, READOUTS.index("take")]).sum(dim=1, keepdim=True)
         card_logits = torch.cat([zero, top, zero.expand(-1, self.specials),  # stock, discard top, the specials
                                  read["meld"][:, self.meld_cards].sum(dim=2), read["layoff"][:, self.layoff_cards],
-                                 zero.expand(-1, self.unread), read["discard"][:, self.discard_cards]], dim=1)
+                                 zero.expand(-1, self.takes_and_swaps), read["discard"][:, self.discard_cards]], dim=1)
         return hidden, card_logits
 
     def forward(self, observation: torch.Tensor, legal: LegalActions) -> tuple[torch.Tensor, torch.Tensor]:

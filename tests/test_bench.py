@@ -53,7 +53,8 @@ def test_network_opponents_are_the_suites_frozen_copies(monkeypatch):
     """A suite's ``ppo:NAME`` opponent is its own copy of the network (checkpoints/suite_v1/), not the shipped file of
     that name, which may be retrained; a suite naming a network it has no copy of is refused, saying so."""
     network = bench.suite_network("v1", "ppo:rami51_2p")
-    assert network.parent.name == "suite_v1" and network != bench.assets.checkpoint("rami51_2p")
+    assert network.parent.name == "suite_v1"
+    assert bench.file_checksum(network) != bench.file_checksum(bench.assets.checkpoint("rami51_2p"))  # retrained since
     assert bench.suite_network("v1", "heuristic") is None
     monkeypatch.setitem(bench.SUITES, "tiny", (bench.Case("rami51_2p", "rami51", 2, ("ppo:rami51_2p",), 2, 3),))
     with pytest.raises(FileNotFoundError, match="ppo:rami51_2p has no frozen network"):
@@ -181,3 +182,12 @@ def test_torch_threads_below_one_are_refused(capsys):
     with pytest.raises(SystemExit):
         bench.main(["--agent", "random", "--torch-threads", "0"])
     assert "--torch-threads must be at least 1, got 0" in capsys.readouterr().err
+
+
+def test_a_network_candidate_is_named_by_its_file(monkeypatch):
+    """Two networks shipped under one name stay apart: a ppo: candidate's results carry its file's sha256, and the
+    leaderboard shows its first digits."""
+    tiny_suite(monkeypatch)
+    result = bench.run_suite("tiny", "ppo:basic_2p", cases=["basic_2p"])
+    assert result["network_sha256"] == bench.file_checksum(bench.assets.checkpoint("basic_2p"))
+    assert f"`ppo:basic_2p` (sha256 {result['network_sha256'][:8]})" in bench.leaderboard([result])

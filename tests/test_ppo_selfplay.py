@@ -183,16 +183,18 @@ def test_both_networks_train_on_gin_and_rami51(rules):
         assert all(np.isfinite(summary[name]) for name in ("policy_loss", "value_loss", "entropy", "approx_kl"))
 
 
-@pytest.mark.parametrize("preset", ["gin_openspiel", "rami51"])
-def test_card_read_outs_land_on_the_actions_about_each_natural_card(preset):
+@pytest.mark.parametrize("preset, knobs", [("gin_openspiel", {}), ("rami51", {}),
+                                           ("rami51", {"card_announcement": "manual"})])
+def test_card_read_outs_land_on_the_actions_about_each_natural_card(preset, knobs):
     """A read-out bias for one kind of action moves exactly those actions' logits: each natural card's discard,
     its lay-offs (onto every slot), the new melds (by their natural cards: gin's three or four, rami51's two or
     three beside a joker), the discard top; the stock, the specials, rami51's TAKE and SWAP, and every joker
-    (discarded, laid off at either end of a run) none."""
+    (discarded, laid off at either end of a run) none; rami51's silent discards (manual announcement) read their
+    card's discard read-out too."""
     from rummy_env.actions import ActionLayout
     from rummy_env.agents.ppo_agent import READOUTS, ActorCritic, LegalActions
 
-    rules = RummyRules.preset(preset)
+    rules = RummyRules.preset(preset, **knobs)
     layout = ActionLayout.for_rules(rules)
     net = ActorCritic(rules, 16, 1, 4)
     engine = RummyEngine(rules, 1)

@@ -19,9 +19,10 @@ depends on the machine's speed or load.
 
 **What it reports.** Per case and opponent: the candidate's hands won, with a 95% Wilson interval, its mean points
 per hand over the opponent's (± 95%), and its CPU seconds per decision (networks on one torch thread unless
-``--torch-threads`` says otherwise). The JSON results hold the package version
-and the suite's hash; ``--leaderboard`` builds a table from any number of them (one suite hash) into the README
-between ``<!-- bench:v1 -->`` and ``<!-- /bench:v1 -->``.
+``--torch-threads`` says otherwise). The JSON results hold the package version, the suite's hash and, for a ``ppo:``
+candidate, its file's sha256 (the leaderboard shows its first digits, so two networks shipped under one name stay
+apart; the suite's own frozen network opponents are marked with the suite's name); ``--leaderboard`` builds a table
+from any number of them (one suite hash) into the README between ``<!-- bench:v1 -->`` and ``<!-- /bench:v1 -->``.
 
 **Who may enter.** Any agent spec of ``rummy_env.agents.registry`` (a baseline, ``ppo:PATH``, ``sb3:PATH``, a
 search with its budget in worlds or iterations, ``py:MODULE:CLASS`` for a class of your own, built as
@@ -111,7 +112,12 @@ def suite_network(suite: str, spec: str) -> Path | None:
 def opponent_checksum(suite: str, spec: str) -> str:
     """sha256 of the frozen network an opponent spec names; the spec itself for the others."""
     network = suite_network(suite, spec)
-    return spec if network is None else hashlib.sha256(network.read_bytes()).hexdigest()
+    return spec if network is None else file_checksum(network)
+
+
+def file_checksum(path: Path) -> str:
+    """sha256 of a file's bytes: which network an opponent or a candidate ``ppo:`` spec is."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def opponent_agent(suite: str, spec: str, rules: RummyRules):
@@ -202,7 +208,9 @@ def run_suite(suite: str, spec: str, cases: Sequence[str] | None = None, progres
                 print(f"{case.name} vs {opponent}: {row['win_rate']:.1%} [{row['ci_low']:.1%}, {row['ci_high']:.1%}], "
                       f"{row['score_diff']:+.1f} points per hand, {row['agent_s_per_move'] * 1e3:.2f} ms per move",
                       file=sys.stderr, flush=True)
-    return {"suite": suite, "suite_hash": actual, "agent": spec, "cases": [case.name for case in entered],
+    kind, _, path = spec.partition(":")
+    candidate = {"network_sha256": file_checksum(assets.find("checkpoint", path))} if kind == "ppo" else {}
+    return {"suite": suite, "suite_hash": actual, "agent": spec, **candidate, "cases": [case.name for case in entered],
             "package_version": __version__, "seconds": round(time.perf_counter() - started, 1), "results": rows}
 
 
@@ -217,14 +225,16 @@ def leaderboard(results: Sequence[dict[str, Any]]) -> str:
     if found != FROZEN.get(suite):
         raise ValueError(f"these results are of suite {suite} with hash {found}, not the frozen {FROZEN.get(suite)}")
     columns = [(case.name, opponent) for case in suite_cases(results[0]["suite"]) for opponent in case.opponents]
-    head = "| agent | " + " | ".join(f"{case} vs {opponent}" for case, opponent in columns) + " | ms / move |"
+    head = "| agent | " + " | ".join(f"{case} vs {opponent}" + (f" ({suite})" if suite_network(suite, opponent) else "")
+                                      for case, opponent in columns) + " | ms / move |"
     lines = [head, "| --- |" + " ---: |" * (len(columns) + 1)]
     for result in results:
         cells = {(row["case"], row["opponent"]): row for row in result["results"]}
         text = [f"{cells[c]['win_rate']:.1%} [{cells[c]['ci_low']:.0%}, {cells[c]['ci_high']:.0%}]" if c in cells
                 else "-" for c in columns]
         ms = np.mean([row["agent_s_per_move"] for row in result["results"]]) * 1e3
-        lines.append(f"| `{result['agent']}` | " + " | ".join(text) + f" | {ms:.2f} |")
+        network = f" (sha256 {result['network_sha256'][:8]})" if "network_sha256" in result else ""
+        lines.append(f"| `{result['agent']}`{network} | " + " | ".join(text) + f" | {ms:.2f} |")
     return "\n".join(lines)
 
 
@@ -273,6 +283,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     out = Path(args.out) if args.out else None
     if out is not None and out.exists():
         parser.error(f"{out} exists: the benchmark does not overwrite results; give another --out")
+    if args.torch_threads < 1:
+        parser.error(f"--torch-threads must be at least 1, got {args.torch_threads}")
     if importlib.util.find_spec("torch") is not None:  # no torch: no network can enter or play
         set_torch_threads(parser, args.torch_threads)
     results = run_suite(args.suite, args.agent, args.cases.split(",") if args.cases else None, progress=True)
