@@ -68,7 +68,7 @@ bench: $(VENV)/.installed $(BENCH_VENV)/.installed   ## throughput beside the an
 	$(PY) benchmarks/throughput.py --ruleset gin --bench-python $(BENCH_VENV)/bin/python
 
 league: $(VENV)/.installed        ## the README's arena tables from the shipped checkpoints and the searchers (about an hour on one core)
-	$(PY) -m rummy_env.training.evaluate league --out results --readme README.md
+	$(PY) -m rummy_env.training.evaluate league --out results --readme README.md --torch-threads 1
 
 DISTILL := $(PY) -m rummy_env.training.distill
 GIN_TEACHER := pimc:worlds=64,blueprint=lookahead
