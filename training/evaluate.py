@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import re
 import sys
 from pathlib import Path
@@ -261,10 +262,10 @@ def league_readme(out: Path, games: int, seed: int, checkpoints: Path, readme: P
 
 def set_torch_threads(parser: argparse.ArgumentParser, threads: int | None) -> None:
     """A command line's ``--torch-threads``: torch's CPU threads for learned agents, None for torch's choice; below
-    1 is the parser's error."""
+    1 is the parser's error. Without torch installed there is nothing to set (no network can play)."""
     if threads is not None and threads < 1:
         parser.error(f"--torch-threads must be at least 1, got {threads}")
-    if threads:
+    if threads and importlib.util.find_spec("torch") is not None:
         import torch
 
         torch.set_num_threads(threads)
