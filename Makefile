@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 ANCHORS := pettingzoo==1.26.1 rlcard==1.2.0 open_spiel==2.0.2 numpy pygame-ce
 TEST_ARGS ?= -n 2
 
-.PHONY: demo test test-all test-wheel test-agilerl bench league recipe-gin_2p recipe-rami51_2p watch docs clean
+.PHONY: demo test test-all test-wheel test-agilerl bench league recipe-gin_2p recipe-rami51_2p recipe-rami51_4p watch docs clean
 
 # torch is pinned first to the CPU build that pip finds on this kind of machine; pyproject.toml keeps
 # a range, so users elsewhere are not pinned.
@@ -81,6 +81,11 @@ recipe-rami51_2p: $(VENV)/.installed  ## checkpoints/rami51_2p.pt's recipe: runs
 	$(DISTILL) --config rami51_2p --teacher heuristic --states 800000 --epochs 6 --out runs/rami51_2p_bc
 	$(PY) -m rummy_env.training.ppo_selfplay --config rami51_2p_finetune --init-policy runs/rami51_2p_bc/policy.pt \
 		--out runs/rami51_2p_ft
+
+recipe-rami51_4p: $(VENV)/.installed  ## checkpoints/rami51_4p.pt's recipe: runs/rami51_4p_ft/policy.pt (about an hour on one core)
+	$(DISTILL) --config rami51_4p --teacher heuristic --states 600000 --epochs 6 --out runs/rami51_4p_bc
+	$(PY) -m rummy_env.training.ppo_selfplay --config rami51_4p_finetune --init-policy runs/rami51_4p_bc/policy.pt \
+		--out runs/rami51_4p_ft
 
 docs: $(VENV)/.installed          ## the documentation (rules book, guides, API reference) in docs/_build/html, built strictly
 	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html

@@ -40,12 +40,13 @@ def base() -> None:
     files = [str(f) for f in importlib.metadata.files("rummy_env")]
     check(any(f.endswith("licenses/LICENSE") for f in files), "LICENSE in the dist-info")
     check(importlib.metadata.metadata("rummy_env")["License-Expression"] == "MIT", "License-Expression: MIT")
-    check(assets.checkpoint_names() == ["basic_2p", "basic_4p", "gin_2p", "rami51_2p"],
+    check(assets.checkpoint_names() == ["basic_2p", "basic_4p", "gin_2p", "rami51_2p", "rami51_4p"],
           f"shipped checkpoints {assets.checkpoint_names()}")
     check(assets.checkpoint("basic_2p").stat().st_size > 100_000, "checkpoints/basic_2p.pt is the real file")
     check(set(assets.names("rules")) >= {"basic", "basic_game_to_150", "rami51", "lebanese14"}, "rules configs")
-    check(set(assets.names("ppo")) == {"basic_2p", "basic_2p_finetune", "basic_4p", "gin_2p", "rami51_2p",
-                                          "rami51_2p_finetune"}, "PPO configs")
+    check(set(assets.names("ppo")) == {"basic_2p", "basic_2p_finetune", "basic_4p", "gin_2p", "gin_2p_finetune",
+                                          "rami51_2p", "rami51_2p_finetune", "rami51_4p", "rami51_4p_finetune"},
+          "PPO configs")
     rules = make_rules(assets.rules_config("basic_game_to_150"))
     env = rummy_env.env(rules)
     env.reset(seed=0)
@@ -60,7 +61,8 @@ def base() -> None:
 
 
 def train() -> None:
-    for name, preset, players in (("basic_2p", "basic", 2), ("basic_4p", "basic", 4), ("rami51_2p", "rami51", 2)):
+    for name, preset, players in (("basic_2p", "basic", 2), ("basic_4p", "basic", 4), ("rami51_2p", "rami51", 2),
+                                  ("rami51_4p", "rami51", 4), ("gin_2p", "gin_openspiel", 2)):
         agent = make_agent(f"ppo:{name}", make_rules(preset, players))
         check(type(agent).__name__ == "PPOAgent", f"ppo:{name} loads")
     from rummy_env.training.ppo_selfplay import load_config

@@ -15,7 +15,7 @@ pytest.importorskip("matplotlib")
 from rummy_env.agents.random_agent import RandomAgent
 from rummy_env.agents.registry import KINDS, make_agent
 from rummy_env.rules import RummyRules
-from rummy_env.training import evaluate
+from rummy_env.training import arena, evaluate
 
 BASIC_2P = RummyRules.preset("basic", num_players=2)
 
@@ -49,6 +49,33 @@ def test_a_match_rotates_seats_evenly():
     result = evaluate.play_match(rules, (RandomAgent(), RandomAgent()), ("a", "b"), games, seed=1, max_rows=7)
     assert result.seats.shape == (games, 3)
     np.testing.assert_array_equal((result.seats == 0).sum(axis=0), np.full(3, games // 2))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_alone_lineup_plays_each_deal_with_the_lone_seat_in_every_seat(players):
+    rules = RummyRules.preset("basic", num_players=players)
+    heuristic = make_agent("heuristic", rules)
+    games = 3 * players
+    result = evaluate.play_match(rules, (heuristic, heuristic), ("a", "b"), games, seed=2, duplicate=True,
+                                 lineup="alone")
+    assert result.summary()["lineup"] == "alone"
+    np.testing.assert_array_equal((result.seats == 0).sum(axis=1), np.ones(games))  # one lone seat per game
+    np.testing.assert_array_equal((result.seats == 0).sum(axis=0), np.full(players, 3))  # each seat equally
+    deals = arena.match_deals(2, games, True, players)
+    assert all(len(set(deals[d * players:(d + 1) * players])) == 1 for d in range(3))
+    # a deterministic agent against itself: each deal's winning seat is the same in its P copies, so the lone
+    # seat wins exactly one copy of each deal that someone won
+    decided = (result.outcomes != 0.5).reshape(3, players).all(axis=1)
+    np.testing.assert_array_equal((result.outcomes == 1).reshape(3, players).sum(axis=1), decided.astype(int))
+
+
+def test_alone_lineup_refuses_games_that_split_a_deal_and_an_unknown_lineup():
+    rules = RummyRules.preset("basic", num_players=4)
+    agents = (RandomAgent(), RandomAgent())
+    with pytest.raises(ValueError, match="every deal 4 times: games must be a multiple of 4, got games=6"):
+        evaluate.play_match(rules, agents, ("a", "b"), 6, seed=0, duplicate=True, lineup="alone")
+    with pytest.raises(ValueError, match="unknown lineup 'lonely'; the lineups are alternate, alone"):
+        evaluate.play_match(rules, agents, ("a", "b"), 4, seed=0, lineup="lonely")
 
 
 def test_the_same_seed_gives_the_same_games():
@@ -96,6 +123,19 @@ def test_command_line_writes_the_tables(tmp_path, capsys):
     assert row["agent"] == "greedy" and int(row["games"]) == 16
     assert 0.0 <= float(row["ci_low"]) <= float(row["win_rate"]) <= float(row["ci_high"]) <= 1.0
     assert (tmp_path / "ratings.csv").read_text().startswith("agent,mu,sigma,ordinal")
+
+
+def test_command_line_alone_lineup_reports_against_the_fair_share(tmp_path, capsys):
+    out = tmp_path / "alone"
+    evaluate.main(["--players", "4", "--agents", "heuristic", "random", "--lineup", "alone", "--duplicate",
+                   "--games", "8", "--out", str(out)])
+    report = (out / "report.md").read_text()
+    assert "the agent alone in one seat against 3 of its opponent" in report and "fair share, 1/4" in report
+    assert "each deal played once with the lone seat in each seat" in report and not (out / "ratings.csv").exists()
+    with pytest.raises(SystemExit) as stop:
+        evaluate.main(["--players", "4", "--agents", "heuristic", "random", "--lineup", "alone", "--duplicate",
+                       "--games", "6", "--out", str(tmp_path / "split")])
+    assert stop.value.code == 2 and "--games must be a multiple of 4, got 6" in capsys.readouterr().err
 
 
 def test_learning_curve_from_a_csv_log(tmp_path):

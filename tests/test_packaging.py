@@ -60,14 +60,15 @@ def test_the_wheel_holds_the_package_its_data_and_no_generic_top_level_name(whee
 
 
 def test_assets_find_shipped_files_by_name():
-    assert assets.checkpoint_names() == ["basic_2p", "basic_4p", "gin_2p", "rami51_2p"]
+    assert assets.checkpoint_names() == ["basic_2p", "basic_4p", "gin_2p", "rami51_2p", "rami51_4p"]
     assert assets.checkpoint("basic_2p") == assets.checkpoint("basic_2p.pt") == assets.find("checkpoint", "basic_2p")
     assert assets.checkpoint("basic_2p").read_bytes() == (REPO / "checkpoints/basic_2p.pt").read_bytes()
     rules = make_rules(assets.rules_config("basic_game_to_150"))
     assert (rules.num_players, rules.episode) == (4, "game")
     assert assets.find("ppo", str(REPO / "configs/ppo/rami51_2p.toml")) == REPO / "configs/ppo/rami51_2p.toml"
     with pytest.raises(FileNotFoundError,
-                       match="no shipped checkpoint file 'basic_9p'; shipped: basic_2p, basic_4p, gin_2p, rami51_2p"):
+                       match="no shipped checkpoint file 'basic_9p'; shipped: basic_2p, basic_4p, gin_2p, rami51_2p, "
+                             "rami51_4p"):
         assets.checkpoint("basic_9p")
     with pytest.raises(FileNotFoundError, match="no file at runs/x.pt; name a shipped"):
         assets.find("checkpoint", "runs/x.pt")
@@ -79,7 +80,7 @@ def test_a_ppo_spec_names_a_shipped_checkpoint_and_a_missing_one_lists_them():
     pytest.importorskip("torch")
     agent = make_agent("ppo:rami51_2p", make_rules("rami51"))
     assert agent.rules.ruleset == "rami51"
-    shipped = r"shipped: ppo:basic_2p, ppo:basic_4p, ppo:gin_2p, ppo:rami51_2p"
+    shipped = r"shipped: ppo:basic_2p, ppo:basic_4p, ppo:gin_2p, ppo:rami51_2p, ppo:rami51_4p"
     with pytest.raises(FileNotFoundError, match=r"no checkpoint at basic_3p.*" + shipped):
         make_agent("ppo:basic_3p", make_rules("basic"))
 

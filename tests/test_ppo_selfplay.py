@@ -169,7 +169,7 @@ def test_unknown_config_key_is_refused(tmp_path):
 
 
 def test_shipped_configs_load():
-    for name, rules in (("basic_2p", "basic"), ("rami51_2p", "rami51"), ("gin_2p", "gin_openspiel")):
+    for name, rules in (("basic_2p", "basic"), ("rami51_2p", "rami51"), ("rami51_4p", "rami51"), ("gin_2p", "gin_openspiel")):
         config = load_config(f"configs/ppo/{name}.toml")
         assert config.rules == rules
 

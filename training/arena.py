@@ -10,10 +10,15 @@ patterns for 2, 4 or 6 players, 6 for 3, 10 for 5). Game ``g`` is dealt from its
 Rows of one batched engine play games back to back, and each agent acts, batched, on the rows where
 one of its seats is to move. The same seed gives the same games and results.
 
-**Duplicate deals** (``duplicate=True``): each seeded deal is played twice, the agents swapping seats
-(game ``2d`` and ``2d + 1`` share deal ``d``; the second takes the first's seat pattern with the agents
-exchanged), so that the luck of the cards cancels between the two and win rates need fewer games for the
-same precision. ``games`` must then be even.
+**The lineup** (``lineup``): ``"alternate"`` as above, or ``"alone"``: the first agent in one seat against
+the second in all the others (one network against three heuristics at 4 players; a fair share of wins is
+``1 / P``), the lone seat moved round the table game by game (``P`` patterns). At 2 players the two are the same.
+
+**Duplicate deals** (``duplicate=True``): each seeded deal is played once per seating of its set
+(``deal_copies``), so that the luck of the cards cancels and win rates need fewer games for the same
+precision. ``"alternate"``: twice, the agents swapping seats (game ``2d`` and ``2d + 1`` share deal ``d``;
+the second takes the first's seat pattern with the agents exchanged); ``"alone"``: ``P`` times, the lone seat in
+each seat once. ``games`` must then be a multiple of the copies.
 
 **Time per move**: the processor time (``time.process_time``: CPU seconds, whatever else the machine runs)
 each agent spends in ``act`` divided by the decisions it made (rows it acted on), the engine on one thread;
@@ -41,6 +46,7 @@ from rummy_env.records import GameRecord
 from rummy_env.rules import RummyRules
 
 MAX_ROWS = 512
+LINEUPS = ("alternate", "alone")
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -54,13 +60,24 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
-def seat_patterns(players: int) -> np.ndarray:
+def seat_patterns(players: int, lineup: str = "alternate") -> np.ndarray:
     """``(K, players)`` int8: which of two agents (0 or 1) sits in each seat, for each of the ``K``
-    patterns; the agents alternate round the table, and the set is closed under rotation and under
-    swapping the agents, so cycling through it gives every agent every seat equally often."""
+    patterns. ``"alternate"``: the agents alternate round the table, and the set is closed under rotation and
+    under swapping the agents, so cycling through it gives every agent every seat equally often; ``"alone"``:
+    the first agent in one seat, the ``P`` rotations in order, so it sits in every seat equally often."""
+    if lineup not in LINEUPS:
+        raise ValueError(f"unknown lineup {lineup!r}; the lineups are {', '.join(LINEUPS)}")
+    if lineup == "alone":
+        return np.array([np.arange(players) != seat for seat in range(players)], dtype=np.int8)
     alternate = np.arange(players) % 2
     rotations = [np.roll(alternate, shift) for shift in range(players)]
     return np.unique(np.array(rotations + [1 - r for r in rotations], dtype=np.int8), axis=0)
+
+
+def deal_copies(players: int, lineup: str = "alternate") -> int:
+    """How many games a duplicate deal is played in: 2 (``"alternate"``: the agents swapped), or ``P``
+    (``"alone"``: the lone seat in every seat)."""
+    return players if lineup == "alone" and players > 2 else 2
 
 
 def game_seeds(seed: int, games: int) -> np.ndarray:
@@ -89,6 +106,7 @@ class MatchResult:
     seconds: tuple[float, float] = (0.0, 0.0)   # time each agent spent in ``act``
     decisions: tuple[int, int] = (0, 0)         # decisions each agent made
     duplicate: bool = False
+    lineup: str = "alternate"
 
     def time_per_move(self, agent: int) -> float:
         """Seconds per decision of the first (0) or second (1) agent (NaN if it made none)."""
@@ -122,43 +140,46 @@ class MatchResult:
                 "draws": self.draws, "losses": self.losses, "win_rate": self.win_rate, "ci_low": low,
                 "ci_high": high, "score_diff": float(self.score_diffs.mean()), "score_diff_ci": spread,
                 "agent_s_per_move": self.time_per_move(0), "opponent_s_per_move": self.time_per_move(1),
-                "duplicate": self.duplicate}
+                "duplicate": self.duplicate, "lineup": self.lineup}
 
 
-def match_seats(players: int, games: int, duplicate: bool) -> np.ndarray:
+def match_seats(players: int, games: int, duplicate: bool, lineup: str = "alternate") -> np.ndarray:
     """``(games, players)``: which agent sits where in each game (module docstring)."""
-    patterns = seat_patterns(players)
-    if not duplicate:
+    patterns = seat_patterns(players, lineup)
+    if not duplicate or lineup == "alone":  # the lone seat's P rotations are a duplicate deal's P copies
         return patterns[np.arange(games) % len(patterns)]
     base = patterns[(np.arange(games) // 2) % len(patterns)]
     return np.where(np.arange(games)[:, None] % 2 == 0, base, 1 - base).astype(np.int8)
 
 
-def match_deals(seed: int, games: int, duplicate: bool) -> np.ndarray:
-    """``(games,)`` the engine seed of each game: one per game, or one per pair of games (duplicate)."""
+def match_deals(seed: int, games: int, duplicate: bool, copies: int = 2) -> np.ndarray:
+    """``(games,)`` the engine seed of each game: one per game, or one per ``copies`` games (duplicate)."""
     if not duplicate:
         return game_seeds(seed, games)
-    return np.repeat(game_seeds(seed, (games + 1) // 2), 2)[:games]
+    return np.repeat(game_seeds(seed, -(-games // copies)), copies)[:games]
 
 
 def play_match(rules: RummyRules, agents: Sequence[Any], names: Sequence[str], games: int, seed: int,
                max_rows: int = MAX_ROWS, records: Path | None = None, progress: bool = False,
-               duplicate: bool = False) -> MatchResult:
+               duplicate: bool = False, lineup: str = "alternate") -> MatchResult:
     """Play ``games`` games between two agents (see the module docstring) and return them all;
     ``records``: a folder for one game record per game; ``progress``: a progress bar on stderr;
-    ``duplicate``: every deal twice, seats swapped (``games`` even)."""
+    ``duplicate``: every deal played ``deal_copies`` times (``games`` a multiple of it); ``lineup``: ``"alternate"``
+    or ``"alone"`` (the first agent against the second in every other seat)."""
     if games < 1:
         raise ValueError(f"a match needs at least one game, got games={games}")
-    if duplicate and games % 2:
-        raise ValueError(f"duplicate deals play every deal twice: games must be even, got games={games}")
     players = rules.num_players
+    seats = match_seats(players, games, duplicate, lineup)  # an unknown lineup stops here
+    copies = deal_copies(players, lineup)
+    if duplicate and games % copies:
+        raise ValueError(f"duplicate deals play every deal {copies} times: games must be a multiple of {copies}, "
+                         f"got games={games}")
     rows = min(games, max_rows)
     # one-thread kernels: the agents' Python dominates, and numba's thread pool fighting theirs on 2
     # cores made 2000 heuristic-random games take 34 s instead of 12 s
     engine = RummyEngine(rules, batch_size=rows, parallel=False)
-    seeds = match_deals(seed, games, duplicate)
+    seeds = match_deals(seed, games, duplicate, copies)
     rngs = [np.random.default_rng([seed, slot]) for slot in range(2)]
-    seats = match_seats(players, games, duplicate)
     seconds, decisions = [0.0, 0.0], [0, 0]
     totals = np.zeros((games, players))
     winners = np.zeros((games, players), dtype=np.int8)
@@ -207,7 +228,8 @@ def play_match(rules: RummyRules, agents: Sequence[Any], names: Sequence[str], g
         bar.update(ended.size)
     bar.close()
     result = match_result(rules, tuple(names), seats, totals, winners)
-    return dataclasses.replace(result, seconds=tuple(seconds), decisions=tuple(decisions), duplicate=duplicate)
+    return dataclasses.replace(result, seconds=tuple(seconds), decisions=tuple(decisions), duplicate=duplicate,
+                               lineup=lineup)
 
 
 def _write_record(folder: Path, rules: RummyRules, game: int, seeds: np.ndarray, seats: np.ndarray,
@@ -231,7 +253,7 @@ def match_result(rules: RummyRules, names: tuple[str, str], seats: np.ndarray, t
 
 def play_league(rules: RummyRules, agents: dict[str, Any], games: int, seed: int, records: Path | None = None,
                 progress: bool = False, duplicate: bool = False,
-                pairs: Sequence[tuple[str, str]] | None = None) -> list[MatchResult]:
+                pairs: Sequence[tuple[str, str]] | None = None, lineup: str = "alternate") -> list[MatchResult]:
     """Every pair of ``agents`` (name -> agent; names must differ), or only ``pairs``, each over the same
     seeded deals; with ``records``, the records of pairing ``A vs B`` go to ``records/A_vs_B/``."""
     if len(agents) < 2:
@@ -245,7 +267,7 @@ def play_league(rules: RummyRules, agents: dict[str, Any], games: int, seed: int
     for first, second in pairs:
         folder = None if records is None else records / file_name(f"{first}_vs_{second}")
         results.append(play_match(rules, (agents[first], agents[second]), (first, second), games, seed,
-                                  records=folder, progress=progress, duplicate=duplicate))
+                                  records=folder, progress=progress, duplicate=duplicate, lineup=lineup))
     return results
 
 

@@ -8,7 +8,9 @@ the mean score difference per game in points, positive when the first agent did 
 counts penalties, so its sign is flipped there). Ratings: openskill's Plackett-Luce model over all
 games of the league, interleaved across pairings, with ``ordinal = mu - 3 sigma``. Time per move: the
 processor seconds each agent spends per decision (one thread). ``--duplicate`` plays every deal twice, seats swapped
-(``rummy_env.training.arena``); the README league always does.
+(``rummy_env.training.arena``); the README league always does. At 3 or more players the two agents alternate round
+the table; ``--lineup alone`` seats the first agent alone against the second in every other seat (its fair share of
+wins ``1/P``; duplicate deals are then played ``P`` times, the lone seat in each seat).
 
     rummy arena --rules basic --players 2 --agents heuristic random --games 2000 --seed 0 --out results/basic_2p
     rummy arena --agents heuristic heuristic --games 500           # an agent against itself
@@ -16,6 +18,7 @@ processor seconds each agent spends per decision (one thread). ``--duplicate`` p
     rummy arena --agents ppo:runs/a/policy.pt ppo:runs/b/policy.pt heuristic --records results/records
     rummy arena --agents heuristic --checkpoints-dir runs/basic_2p --out results/curve
     rummy arena --agents pimc:worlds=256,belief=model heuristic --games 2000 --duplicate --seed 1
+    rummy arena --rules rami51 --players 4 --agents ppo:rami51_4p heuristic --lineup alone --duplicate --games 2000
     rummy arena league --out results/      # results/league.md: basic 2p and 4p, rami51 2p, with the searchers
     rummy arena league --readme README.md  # the same, and the README's tables (make league: about an hour, see LEAGUE)
     rummy arena league --no-search         # baselines and PPO checkpoints only (minutes)
@@ -44,8 +47,9 @@ from rummy_env.cli import build_rules, parse_knob
 from rummy_env.inputs import seed_type
 from rummy_env.rules import RummyRules, make_rules
 from rummy_env.training import plots
-from rummy_env.training.arena import (MAX_ROWS, MatchResult, game_seeds, match_result, play_league, play_match,  # noqa: F401
-                                      rate_league, seat_patterns, wilson_interval)
+from rummy_env.training.arena import (  # noqa: F401
+    LINEUPS, MAX_ROWS, MatchResult, deal_copies, game_seeds, match_result, play_league, play_match, rate_league,
+    seat_patterns, wilson_interval)
 
 # the README's leagues: ruleset, players, baselines (played round robin with the PPO checkpoint), and the
 # searchers, each against the heuristic (games per pairing, None = --games): a searcher spends up to
@@ -74,13 +78,19 @@ def episode_note(rules: RummyRules) -> str:
 
 
 def markdown_report(title: str, rules: RummyRules, results: Sequence[MatchResult], ratings: Sequence[dict]) -> str:
-    """The pairings table and the ratings table in Markdown."""
+    """The pairings table and the ratings table in Markdown (no ratings for the ``"alone"`` lineup)."""
     better = "lower penalties" if rules.is_penalty_scoring else "more points"
-    seating = ("seats rotated" if rules.num_players == 2 else
+    players = rules.num_players
+    alone = players > 2 and all(result.lineup == "alone" for result in results)
+    seating = ("seats rotated" if players == 2 else
+               f"the agent alone in one seat against {players - 1} of its opponent, the lone seat rotated; a fair share "
+               f"of wins is 1/{players}" if alone else
                "the two agents alternate round the table, seats rotated; a side wins when one of its seats does")
     counts = sorted({result.games for result in results})
     games = f"{counts[0]} games per pairing" if len(counts) == 1 else "games per pairing as listed"
-    deals = " (duplicate deals: each deal played twice, seats swapped)" if all(r.duplicate for r in results) else ""
+    copied = ("each deal played once with the lone seat in each seat" if alone else
+              "each deal played twice, seats swapped")
+    deals = f" (duplicate deals: {copied})" if all(r.duplicate for r in results) else ""
     lines = [f"### {title}", "", f"{games}{deals}, {episode_note(rules)}; {seating}; "
              f"win rate = wins / games with its 95% Wilson interval; score difference in points per game "
              f"(positive: the first agent scored {better}); s / move: CPU seconds per decision of each agent "
@@ -92,6 +102,9 @@ def markdown_report(title: str, rules: RummyRules, results: Sequence[MatchResult
                      f"{row['losses']} | {row['win_rate']:.1%} [{row['ci_low']:.1%}, {row['ci_high']:.1%}] | "
                      f"{row['score_diff']:+.1f} ± {row['score_diff_ci']:.1f} | "
                      f"{_seconds(row['agent_s_per_move'])} / {_seconds(row['opponent_s_per_move'])} |")
+    if alone:  # a rating of two sides would count the lone seat's fair 1/P share as losing
+        lines += ["", f"No ratings: read the lone agent's win rate against its fair share, 1/{players}."]
+        return "\n".join(lines) + "\n"
     lines += ["", "| rank | agent | mu | sigma | ordinal |", "| ---: | --- | ---: | ---: | ---: |"]
     lines += [f"| {i} | {r['agent']} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} |"
               for i, r in enumerate(ratings, start=1)]
@@ -132,23 +145,25 @@ def unique_names(specs: Sequence[str]) -> list[str]:
 
 def run_league(rules: RummyRules, specs: Sequence[str], games: int, seed: int, out: Path, title: str,
                records: Path | None = None, progress: bool = False, duplicate: bool = False,
-               extra: Sequence[tuple[str, int | None]] = ()) -> str:
-    """Play and rate the league of ``specs`` (two or more; the same spec twice plays itself), round robin, and
-    each ``extra`` spec against ``SEARCH_OPPONENTS`` (with its own number of games, or ``games``); write
-    ``matches.csv``, ``ratings.csv`` and ``report.md`` under ``out``; return the Markdown."""
+               extra: Sequence[tuple[str, int | None]] = (), lineup: str = "alternate") -> str:
+    """Play and rate the league of ``specs`` (two or more; the same spec twice plays itself), round robin in
+    ``lineup`` (``arena.LINEUPS``), and each ``extra`` spec against ``SEARCH_OPPONENTS`` (with its own number of
+    games, or ``games``); write ``matches.csv``, ``ratings.csv`` (not for ``"alone"``) and ``report.md`` under
+    ``out``; return the Markdown."""
     names = unique_names(list(specs) + [spec for spec, _ in extra])
     agents = {name: make_agent(spec, rules) for name, spec in zip(names, list(specs) + [spec for spec, _ in extra])}
     results = play_league(rules, {name: agents[name] for name in names[:len(specs)]}, games, seed, records=records,
-                          progress=progress, duplicate=duplicate)
+                          progress=progress, duplicate=duplicate, lineup=lineup)
     for name, (spec, count) in zip(names[len(specs):], extra):
         for opponent in SEARCH_OPPONENTS:
             results += play_league(rules, {name: agents[name], opponent: agents[opponent]}, count or games, seed,
                                    records=records, progress=progress, duplicate=duplicate)
-    ratings = rate_league(results)
+    ratings = [] if lineup == "alone" and rules.num_players > 2 else rate_league(results)
     report = markdown_report(title, rules, results, ratings)
     out.mkdir(parents=True, exist_ok=True)
     write_csv(out / "matches.csv", [result.summary() for result in results])
-    write_csv(out / "ratings.csv", ratings)
+    if ratings:
+        write_csv(out / "ratings.csv", ratings)
     (out / "report.md").write_text(report)
     return report
 
@@ -299,14 +314,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--readme", type=Path, help=f"league mode: also replace the {README_START} block of this file")
     parser.add_argument("--torch-threads", type=int, help="torch's CPU threads for learned agents (default: torch's choice)")
     parser.add_argument("--quiet", action="store_true", help="no progress bars (there are none when stderr is not a terminal)")
-    parser.add_argument("--duplicate", action="store_true", help="match mode: every deal twice, seats swapped (even --games)")
+    parser.add_argument("--duplicate", action="store_true",
+                        help="match mode: every deal twice, seats swapped (even --games); with --lineup alone, once "
+                             "with the lone seat in each seat (--games a multiple of --players)")
+    parser.add_argument("--lineup", choices=LINEUPS, default="alternate",
+                        help="match mode: 'alternate' (A B A B round the table) or 'alone' (each agent in one seat "
+                             "against the other in all the rest, e.g. one network against three heuristics)")
     parser.add_argument("--no-duplicate", action="store_true", help="league mode: one game per deal")
     parser.add_argument("--no-search", action="store_true", help="league mode: leave the search agents out")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1 (games per pairing), got {args.games}")
-    if (args.duplicate or (args.mode == "league" and not args.no_duplicate)) and args.games % 2:
-        parser.error(f"duplicate deals play every deal twice: --games must be even, got {args.games}")
+    copies = deal_copies(args.players, args.lineup)
+    if (args.duplicate or (args.mode == "league" and not args.no_duplicate)) and args.games % copies:
+        parser.error(f"duplicate deals play every deal {copies} times: --games must be a multiple of {copies}, "
+                     f"got {args.games}")
     if args.mode == "match" and not args.checkpoints_dir and len(args.agents) < 2:
         parser.error(f"the arena needs two or more agents (--agents A B ...), got only {args.agents[0]!r}; to play an "
                      f"agent against itself, name it twice: --agents {args.agents[0]} {args.agents[0]}")
@@ -314,6 +336,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         given = [option for option, value, default in (
             ("--set", args.knob, None), ("--rules", args.rules, "basic"), ("--players", args.players, 2),
             ("--episode", args.episode, "hand"), ("--agents", args.agents, ["heuristic", "random"]),
+            ("--lineup", args.lineup, "alternate"),
             ("--records", args.records, None), ("--checkpoints-dir", args.checkpoints_dir, None)) if value != default]
         if given:
             parser.error(f"league mode plays the README's presets, agents and checkpoints as they are; {', '.join(given)} "
@@ -340,7 +363,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                                                               args.overwrite)
     title = f"{Path(args.rules).stem}, {rules.num_players} players" + "".join(f", {k}={v}" for k, v in args.knob or [])
     print(run_league(rules, args.agents, args.games, args.seed, out, title, records=records, progress=progress,
-                     duplicate=args.duplicate))
+                     duplicate=args.duplicate, lineup=args.lineup))
     if records is not None:
         print(f"game records in {records} (rummy replay FILE, rummy replay FILE --html OUT.html)")
 
