@@ -10,7 +10,7 @@ spec                   agent
 ``openspiel_bot``      ``OpenSpielBotAgent``: OpenSpiel's simple gin bot (ruleset gin, OpenSpiel's rules; the
                        ``openspiel`` extra)
 ``ppo:PATH``           ``PPOAgent.load(PATH, rules)``: a checkpoint of ``training/ppo_selfplay.py``;
-                       ``ppo:NAME`` names a shipped one (``ppo:basic_2p``, ``ppo:rami51_4p``;
+                       ``ppo:NAME`` names a shipped one (``ppo:basic_2p``, ``ppo:rami51_2p``, ``ppo:rami51_4p``;
                        ``rummy_env.assets``), found without a repository path
 ``sb3:PATH``           ``SB3Agent.load(PATH, rules)``: a ``MaskablePPO`` zip of ``training/train_sb3.py``
 ``rllib:PATH``         ``RLlibAgent.load(PATH, rules)``: a run folder of ``training/train_rllib.py`` (its

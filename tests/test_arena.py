@@ -69,6 +69,15 @@ def test_alone_lineup_plays_each_deal_with_the_lone_seat_in_every_seat(players):
     np.testing.assert_array_equal((result.outcomes == 1).reshape(3, players).sum(axis=1), decided.astype(int))
 
 
+def test_alone_lineup_at_two_players_is_the_alternate_one():
+    agents = (make_agent("heuristic", BASIC_2P), RandomAgent())
+    alone, alternate = (evaluate.play_match(BASIC_2P, agents, ("h", "r"), 8, seed=3, duplicate=True, lineup=lineup)
+                        for lineup in ("alone", "alternate"))
+    assert alone.lineup == "alternate"
+    np.testing.assert_array_equal(alone.seats, alternate.seats)
+    np.testing.assert_array_equal(alone.score_diffs, alternate.score_diffs)
+
+
 def test_alone_lineup_refuses_games_that_split_a_deal_and_an_unknown_lineup():
     rules = RummyRules.preset("basic", num_players=4)
     agents = (RandomAgent(), RandomAgent())
@@ -130,8 +139,14 @@ def test_command_line_alone_lineup_reports_against_the_fair_share(tmp_path, caps
     evaluate.main(["--players", "4", "--agents", "heuristic", "random", "--lineup", "alone", "--duplicate",
                    "--games", "8", "--out", str(out)])
     report = (out / "report.md").read_text()
-    assert "the agent alone in one seat against 3 of its opponent" in report and "fair share, 1/4" in report
+    assert "the agent alone in one seat against 3 copies of its opponent" in report and "fair share, 1/4" in report
     assert "each deal played once with the lone seat in each seat" in report and not (out / "ratings.csv").exists()
+    evaluate.main(["--players", "4", "--agents", "heuristic", "random", "--games", "4", "--out", str(out),
+                   "--overwrite"])
+    assert (out / "ratings.csv").exists()
+    evaluate.main(["--players", "4", "--agents", "heuristic", "random", "--lineup", "alone", "--out", str(out),
+                   "--overwrite", "--games", "4"])
+    assert not (out / "ratings.csv").exists(), "an overwritten folder keeps no ratings of the earlier run"
     with pytest.raises(SystemExit) as stop:
         evaluate.main(["--players", "4", "--agents", "heuristic", "random", "--lineup", "alone", "--duplicate",
                        "--games", "6", "--out", str(tmp_path / "split")])
@@ -251,6 +266,20 @@ def test_a_damaged_checkpoint_is_reported_and_skipped(tmp_path, capsys):
     with open(tmp_path / "curve" / "checkpoints.csv") as handle:
         assert len(list(csv.DictReader(handle))) == 1
     assert "1 checkpoint(s) skipped: checkpoint_000002.pt" in captured.out
+
+
+def test_a_checkpoint_sweep_keeps_the_lineup_and_duplicate_deals(tmp_path):
+    pytest.importorskip("torch")
+    import shutil
+
+    runs = tmp_path / "run"
+    runs.mkdir()
+    shutil.copy("checkpoints/basic_4p.pt", runs / "checkpoint_000001.pt")
+    evaluate.main(["--players", "4", "--agents", "heuristic", "--checkpoints-dir", str(runs), "--lineup", "alone",
+                   "--duplicate", "--games", "4", "--out", str(tmp_path / "curve")])
+    with open(tmp_path / "curve" / "checkpoints.csv") as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert (row["lineup"], row["duplicate"], row["games"]) == ("alone", "True", "4")
 
 
 def test_records_replay_each_game_of_the_arena(tmp_path):

@@ -12,7 +12,8 @@ one of its seats is to move. The same seed gives the same games and results.
 
 **The lineup** (``lineup``): ``"alternate"`` as above, or ``"alone"``: the first agent in one seat against
 the second in all the others (one network against three heuristics at 4 players; a fair share of wins is
-``1 / P``), the lone seat moved round the table game by game (``P`` patterns). At 2 players the two are the same.
+``1 / P`` of the hands someone wins), the lone seat moved round the table game by game (``P`` patterns). At 2
+players it is ``"alternate"`` (``resolve_lineup``).
 
 **Duplicate deals** (``duplicate=True``): each seeded deal is played once per seating of its set
 (``deal_copies``), so that the luck of the cards cancels and win rates need fewer games for the same
@@ -60,14 +61,20 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
+def resolve_lineup(players: int, lineup: str) -> str:
+    """The lineup a match of ``players`` seats plays: ``lineup`` checked, and ``"alone"`` at 2 players is
+    ``"alternate"`` (one seat each either way)."""
+    if lineup not in LINEUPS:
+        raise ValueError(f"unknown lineup {lineup!r}; the lineups are {', '.join(LINEUPS)}")
+    return "alternate" if players == 2 else lineup
+
+
 def seat_patterns(players: int, lineup: str = "alternate") -> np.ndarray:
     """``(K, players)`` int8: which of two agents (0 or 1) sits in each seat, for each of the ``K``
     patterns. ``"alternate"``: the agents alternate round the table, and the set is closed under rotation and
     under swapping the agents, so cycling through it gives every agent every seat equally often; ``"alone"``:
     the first agent in one seat, the ``P`` rotations in order, so it sits in every seat equally often."""
-    if lineup not in LINEUPS:
-        raise ValueError(f"unknown lineup {lineup!r}; the lineups are {', '.join(LINEUPS)}")
-    if lineup == "alone":
+    if resolve_lineup(players, lineup) == "alone":
         return np.array([np.arange(players) != seat for seat in range(players)], dtype=np.int8)
     alternate = np.arange(players) % 2
     rotations = [np.roll(alternate, shift) for shift in range(players)]
@@ -77,7 +84,7 @@ def seat_patterns(players: int, lineup: str = "alternate") -> np.ndarray:
 def deal_copies(players: int, lineup: str = "alternate") -> int:
     """How many games a duplicate deal is played in: 2 (``"alternate"``: the agents swapped), or ``P``
     (``"alone"``: the lone seat in every seat)."""
-    return players if lineup == "alone" and players > 2 else 2
+    return players if resolve_lineup(players, lineup) == "alone" else 2
 
 
 def game_seeds(seed: int, games: int) -> np.ndarray:
@@ -143,8 +150,14 @@ class MatchResult:
                 "duplicate": self.duplicate, "lineup": self.lineup}
 
 
+def copies_words(copies: int) -> str:
+    """``"twice"`` or ``"4 times"``, for the messages about duplicate deals."""
+    return "twice" if copies == 2 else f"{copies} times"
+
+
 def match_seats(players: int, games: int, duplicate: bool, lineup: str = "alternate") -> np.ndarray:
     """``(games, players)``: which agent sits where in each game (module docstring)."""
+    lineup = resolve_lineup(players, lineup)
     patterns = seat_patterns(players, lineup)
     if not duplicate or lineup == "alone":  # the lone seat's P rotations are a duplicate deal's P copies
         return patterns[np.arange(games) % len(patterns)]
@@ -165,15 +178,16 @@ def play_match(rules: RummyRules, agents: Sequence[Any], names: Sequence[str], g
     """Play ``games`` games between two agents (see the module docstring) and return them all;
     ``records``: a folder for one game record per game; ``progress``: a progress bar on stderr;
     ``duplicate``: every deal played ``deal_copies`` times (``games`` a multiple of it); ``lineup``: ``"alternate"``
-    or ``"alone"`` (the first agent against the second in every other seat)."""
+    or ``"alone"`` (the first agent against the second in every other seat; ``resolve_lineup``)."""
     if games < 1:
         raise ValueError(f"a match needs at least one game, got games={games}")
     players = rules.num_players
-    seats = match_seats(players, games, duplicate, lineup)  # an unknown lineup stops here
+    lineup = resolve_lineup(players, lineup)
     copies = deal_copies(players, lineup)
     if duplicate and games % copies:
-        raise ValueError(f"duplicate deals play every deal {copies} times: games must be a multiple of {copies}, "
-                         f"got games={games}")
+        raise ValueError(f"duplicate deals play every deal {copies_words(copies)}: games must be a multiple of "
+                         f"{copies}, got games={games}")
+    seats = match_seats(players, games, duplicate, lineup)
     rows = min(games, max_rows)
     # one-thread kernels: the agents' Python dominates, and numba's thread pool fighting theirs on 2
     # cores made 2000 heuristic-random games take 34 s instead of 12 s

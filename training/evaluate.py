@@ -46,7 +46,7 @@ from rummy_env.agents.registry import agent_name, make_agent
 from rummy_env.cli import build_rules, parse_knob
 from rummy_env.inputs import seed_type
 from rummy_env.rules import RummyRules, make_rules
-from rummy_env.training import plots
+from rummy_env.training import arena, plots
 from rummy_env.training.arena import (  # noqa: F401
     LINEUPS, MAX_ROWS, MatchResult, deal_copies, game_seeds, match_result, play_league, play_match, rate_league,
     seat_patterns, wilson_interval)
@@ -81,10 +81,10 @@ def markdown_report(title: str, rules: RummyRules, results: Sequence[MatchResult
     """The pairings table and the ratings table in Markdown (no ratings for the ``"alone"`` lineup)."""
     better = "lower penalties" if rules.is_penalty_scoring else "more points"
     players = rules.num_players
-    alone = players > 2 and all(result.lineup == "alone" for result in results)
+    alone = all(result.lineup == "alone" for result in results)  # never at 2 players (arena.resolve_lineup)
     seating = ("seats rotated" if players == 2 else
-               f"the agent alone in one seat against {players - 1} of its opponent, the lone seat rotated; a fair share "
-               f"of wins is 1/{players}" if alone else
+               f"the agent alone in one seat against {players - 1} copies of its opponent, the lone seat rotated; a "
+               f"fair share of wins is 1/{players} of the hands someone wins" if alone else
                "the two agents alternate round the table, seats rotated; a side wins when one of its seats does")
     counts = sorted({result.games for result in results})
     games = f"{counts[0]} games per pairing" if len(counts) == 1 else "games per pairing as listed"
@@ -158,12 +158,14 @@ def run_league(rules: RummyRules, specs: Sequence[str], games: int, seed: int, o
         for opponent in SEARCH_OPPONENTS:
             results += play_league(rules, {name: agents[name], opponent: agents[opponent]}, count or games, seed,
                                    records=records, progress=progress, duplicate=duplicate)
-    ratings = [] if lineup == "alone" and rules.num_players > 2 else rate_league(results)
+    ratings = [] if arena.resolve_lineup(rules.num_players, lineup) == "alone" else rate_league(results)
     report = markdown_report(title, rules, results, ratings)
     out.mkdir(parents=True, exist_ok=True)
     write_csv(out / "matches.csv", [result.summary() for result in results])
     if ratings:
         write_csv(out / "ratings.csv", ratings)
+    else:  # an --overwrite'd folder keeps no ratings of an earlier run beside this report
+        (out / "ratings.csv").unlink(missing_ok=True)
     (out / "report.md").write_text(report)
     return report
 
@@ -198,10 +200,11 @@ def _saved_step(path: Path) -> int | None:
 
 
 def run_checkpoints(rules: RummyRules, directory: Path, opponent: str, games: int, seed: int, out: Path,
-                    progress: bool = False) -> list[tuple[Path, str]]:
-    """Win rate of every checkpoint in ``directory`` against ``opponent``: a CSV and a plot under
-    ``out``. A checkpoint that cannot be loaded is reported and skipped; returns those skipped
-    (path, reason)."""
+                    progress: bool = False, duplicate: bool = False,
+                    lineup: str = "alternate") -> list[tuple[Path, str]]:
+    """Win rate of every checkpoint in ``directory`` against ``opponent`` (``duplicate`` and ``lineup`` as
+    ``play_match``'s): a CSV and a plot under ``out``. A checkpoint that cannot be loaded is reported and skipped;
+    returns those skipped (path, reason)."""
     rows, skipped = [], []
     opponent_agent = make_agent(opponent, rules)
     for step, path in checkpoint_steps(directory):
@@ -212,7 +215,8 @@ def run_checkpoints(rules: RummyRules, directory: Path, opponent: str, games: in
             skipped.append((path, f"{type(error).__name__}: {error}"))
             print(f"skipped {path}: {type(error).__name__}: {error}", file=sys.stderr)
             continue
-        result = play_match(rules, (agent, opponent_agent), (agent_name(spec), opponent), games, seed, progress=progress)
+        result = play_match(rules, (agent, opponent_agent), (agent_name(spec), opponent), games, seed,
+                            progress=progress, duplicate=duplicate, lineup=lineup)
         rows.append({"step": step, **result.summary()})
         print(f"step {step:>12,}: {rows[-1]['win_rate']:.1%} against {opponent}")
     if not rows:
@@ -318,17 +322,18 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="match mode: every deal twice, seats swapped (even --games); with --lineup alone, once "
                              "with the lone seat in each seat (--games a multiple of --players)")
     parser.add_argument("--lineup", choices=LINEUPS, default="alternate",
-                        help="match mode: 'alternate' (A B A B round the table) or 'alone' (each agent in one seat "
-                             "against the other in all the rest, e.g. one network against three heuristics)")
+                        help="match mode, 3 or more players: 'alternate' (A B A B round the table) or 'alone' (the "
+                             "first agent of each pairing in one seat against the second in all the others, e.g. one "
+                             "network against three heuristics)")
     parser.add_argument("--no-duplicate", action="store_true", help="league mode: one game per deal")
     parser.add_argument("--no-search", action="store_true", help="league mode: leave the search agents out")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1 (games per pairing), got {args.games}")
-    copies = deal_copies(args.players, args.lineup)
+    copies = deal_copies(args.players, args.lineup) if args.mode == "match" else 2  # league mode: refused below
     if (args.duplicate or (args.mode == "league" and not args.no_duplicate)) and args.games % copies:
-        parser.error(f"duplicate deals play every deal {copies} times: --games must be a multiple of {copies}, "
-                     f"got {args.games}")
+        parser.error(f"duplicate deals play every deal {arena.copies_words(copies)}: --games must be a multiple of "
+                     f"{copies}, got {args.games}")
     if args.mode == "match" and not args.checkpoints_dir and len(args.agents) < 2:
         parser.error(f"the arena needs two or more agents (--agents A B ...), got only {args.agents[0]!r}; to play an "
                      f"agent against itself, name it twice: --agents {args.agents[0]} {args.agents[0]}")
@@ -357,7 +362,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         path = plots.learning_curve(args.log, args.log_tag, out / "learning_curve.png")
         print(f"wrote {path}")
     if args.checkpoints_dir:
-        run_checkpoints(rules, args.checkpoints_dir, args.agents[0], args.games, args.seed, out, progress=progress)
+        run_checkpoints(rules, args.checkpoints_dir, args.agents[0], args.games, args.seed, out, progress=progress,
+                        duplicate=args.duplicate, lineup=args.lineup)
         return
     records = None if args.records is None else fresh_folder(Path(args.records) if args.records else out / "records",
                                                               args.overwrite)
