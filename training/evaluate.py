@@ -46,10 +46,10 @@ from rummy_env.agents.registry import agent_name, make_agent
 from rummy_env.cli import build_rules, parse_knob
 from rummy_env.inputs import seed_type
 from rummy_env.rules import RummyRules, make_rules
-from rummy_env.training import arena, plots
+from rummy_env.training import plots
 from rummy_env.training.arena import (  # noqa: F401
-    LINEUPS, MAX_ROWS, MatchResult, deal_copies, game_seeds, match_result, play_league, play_match, rate_league,
-    seat_patterns, wilson_interval)
+    LINEUPS, MAX_ROWS, MatchResult, copies_words, deal_copies, game_seeds, match_result, play_league, play_match,
+    rate_league, seat_patterns, wilson_interval)
 
 # the README's leagues: ruleset, players, baselines (played round robin with the PPO checkpoint), and the
 # searchers, each against the heuristic (games per pairing, None = --games): a searcher spends up to
@@ -77,11 +77,17 @@ def episode_note(rules: RummyRules) -> str:
     return f"one game = a whole game to {end} (`episode=\"game\"`)"
 
 
+def played_alone(results: Sequence[MatchResult]) -> bool:
+    """Whether every pairing seated its first agent alone (never at 2 players: ``resolve_lineup``); such a league
+    has no ratings, since a rating of two sides would count the lone seat's fair 1/P share as losing."""
+    return all(result.lineup == "alone" for result in results)
+
+
 def markdown_report(title: str, rules: RummyRules, results: Sequence[MatchResult], ratings: Sequence[dict]) -> str:
     """The pairings table and the ratings table in Markdown (no ratings for the ``"alone"`` lineup)."""
     better = "lower penalties" if rules.is_penalty_scoring else "more points"
     players = rules.num_players
-    alone = all(result.lineup == "alone" for result in results)  # never at 2 players (arena.resolve_lineup)
+    alone = played_alone(results)
     seating = ("seats rotated" if players == 2 else
                f"the agent alone in one seat against {players - 1} copies of its opponent, the lone seat rotated; a "
                f"fair share of wins is 1/{players} of the hands someone wins" if alone else
@@ -102,7 +108,7 @@ def markdown_report(title: str, rules: RummyRules, results: Sequence[MatchResult
                      f"{row['losses']} | {row['win_rate']:.1%} [{row['ci_low']:.1%}, {row['ci_high']:.1%}] | "
                      f"{row['score_diff']:+.1f} ± {row['score_diff_ci']:.1f} | "
                      f"{_seconds(row['agent_s_per_move'])} / {_seconds(row['opponent_s_per_move'])} |")
-    if alone:  # a rating of two sides would count the lone seat's fair 1/P share as losing
+    if alone:
         lines += ["", f"No ratings: read the lone agent's win rate against its fair share, 1/{players}."]
         return "\n".join(lines) + "\n"
     lines += ["", "| rank | agent | mu | sigma | ordinal |", "| ---: | --- | ---: | ---: | ---: |"]
@@ -147,7 +153,7 @@ def run_league(rules: RummyRules, specs: Sequence[str], games: int, seed: int, o
                records: Path | None = None, progress: bool = False, duplicate: bool = False,
                extra: Sequence[tuple[str, int | None]] = (), lineup: str = "alternate") -> str:
     """Play and rate the league of ``specs`` (two or more; the same spec twice plays itself), round robin in
-    ``lineup`` (``arena.LINEUPS``), and each ``extra`` spec against ``SEARCH_OPPONENTS`` (with its own number of
+    ``lineup`` (``LINEUPS``), and each ``extra`` spec against ``SEARCH_OPPONENTS`` (with its own number of
     games, or ``games``); write ``matches.csv``, ``ratings.csv`` (not for ``"alone"``) and ``report.md`` under
     ``out``; return the Markdown."""
     names = unique_names(list(specs) + [spec for spec, _ in extra])
@@ -158,7 +164,7 @@ def run_league(rules: RummyRules, specs: Sequence[str], games: int, seed: int, o
         for opponent in SEARCH_OPPONENTS:
             results += play_league(rules, {name: agents[name], opponent: agents[opponent]}, count or games, seed,
                                    records=records, progress=progress, duplicate=duplicate)
-    ratings = [] if arena.resolve_lineup(rules.num_players, lineup) == "alone" else rate_league(results)
+    ratings = [] if played_alone(results) else rate_league(results)
     report = markdown_report(title, rules, results, ratings)
     out.mkdir(parents=True, exist_ok=True)
     write_csv(out / "matches.csv", [result.summary() for result in results])
@@ -332,7 +338,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(f"--games must be at least 1 (games per pairing), got {args.games}")
     copies = deal_copies(args.players, args.lineup) if args.mode == "match" else 2  # league mode: refused below
     if (args.duplicate or (args.mode == "league" and not args.no_duplicate)) and args.games % copies:
-        parser.error(f"duplicate deals play every deal {arena.copies_words(copies)}: --games must be a multiple of "
+        parser.error(f"duplicate deals play every deal {copies_words(copies)}: --games must be a multiple of "
                      f"{copies}, got {args.games}")
     if args.mode == "match" and not args.checkpoints_dir and len(args.agents) < 2:
         parser.error(f"the arena needs two or more agents (--agents A B ...), got only {args.agents[0]!r}; to play an "
